@@ -1,0 +1,222 @@
+# The CUDA performance workbook.
+#
+#   make grade                 build and grade every lab in labs/
+#   make grade LAB=reduction EX=sum
+#   make grade-solutions       grade solutions/ the same way
+#   make bench                 naive vs solution vs library, benchmark sizes
+#   make test                  the test suite (GPU parts skip without a GPU)
+#   make doctor                what this machine has, and what is missing
+#
+# Settings (make VAR=value):
+#   SRC    submission roots searched in order for <lab>/<exercise>.cu
+#          (default labs; "mine solutions" takes mine/ first, then solutions/)
+#   LAB    one lab, "05-reduction" or "reduction"; EX one exercise in it
+#   SEED   reproduce a run's random inputs
+#   TIMEOUT  cap every exercise's time limit at this many seconds
+#   SM     GPU architecture(s), e.g. SM=90 or SM="80 90"; default: the
+#          installed GPU's, or with no GPU $(NOGPU_SM) (machine code, plus
+#          PTX that the driver compiles for any newer GPU)
+#   BUILD  the build folder (default build/)
+
+CUDA_HOME ?= /usr/local/cuda
+NVCC      ?= $(CUDA_HOME)/bin/nvcc
+CC        ?= gcc
+BUILD     ?= build
+SRC       ?= labs
+LAB       ?=
+EX        ?=
+SEED      ?=
+NOGPU_SM  ?= 75
+
+# ---- the GPU architecture ----------------------------------------------------
+ifeq ($(origin SM),undefined)
+SM := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
+ifeq ($(SM),)
+SM := $(NOGPU_SM)
+endif
+endif
+SM_LIST   := $(sort $(SM))
+SM_LOW    := $(firstword $(SM_LIST))
+ARCH      := $(foreach s,$(SM_LIST),-gencode arch=compute_$(s),code=sm_$(s)) \
+             -gencode arch=compute_$(SM_LOW),code=compute_$(SM_LOW)
+empty     :=
+space     := $(empty) $(empty)
+B         := $(BUILD)/sm$(subst $(space),-,$(SM_LIST))
+
+# ---- flags --------------------------------------------------------------------
+# Host C: C11, warning-clean under -Wall -Wextra (CI adds -Werror).
+CFLAGS    ?= -O2 -g
+CFLAGS    += -std=c11 -Wall -Wextra $(WERROR) -D_POSIX_C_SOURCE=200809L -MMD -MP
+CUDA_INC  := -I$(CUDA_HOME)/include -Icommon
+# CUDA C: -lineinfo maps sanitizer and profiler reports to source lines.
+NVFLAGS   ?= -O3 -lineinfo
+NVFLAGS   += $(ARCH) -std=c++17 -Icommon -Xcompiler -Wall -MMD -MP
+LDLIBS    := -lm
+
+# ---- the labs: each folder with a lab.mk plugs in here ----------------------
+LABS      := $(patsubst labs/%/lab.mk,%,$(sort $(wildcard labs/*/lab.mk)))
+lab_match  = $(filter $(LAB) %-$(LAB),$(1))
+ifneq ($(LAB),)
+LABS_SEL  := $(call lab_match,$(LABS))
+ifeq ($(LABS_SEL),)
+$(error no lab named "$(LAB)"; the labs are: $(LABS))
+endif
+else
+LABS_SEL  := $(LABS)
+endif
+
+HARNESS_SRCS := runner.c buffers.c timing.c check.c rng.c stats.c result.c verdict.c
+HARNESS   := $(patsubst %.c,$(B)/common/%.o,$(HARNESS_SRCS))
+DEVINFO   := $(B)/devinfo
+GRADER_SRCS := main.c proc.c record.c score.c report.c
+GRADER_OBJS := $(patsubst %.c,$(BUILD)/host/grader/%.o,$(GRADER_SRCS)) \
+               $(BUILD)/host/common/verdict.o
+GRADER    := $(BUILD)/host/grader/grader
+
+# Where a submission's builds go: one folder per SRC search path.
+TAG        = $(subst /,_,$(subst $(space),+,$(strip $(SRC))))
+T          = $(B)/$(TAG)
+# The student file for lab $(1), exercise $(2): the first SRC root that has it.
+student_src = $(firstword $(wildcard $(addsuffix /$(1)/$(2).cu,$(SRC))))
+
+# lab_rules(lab): read its lab.mk; define its objects, info binary, runners.
+define lab_rules
+EXERCISES :=
+LAB_SRCS  :=
+PEER_SRCS :=
+LAB_LIBS  :=
+include labs/$(1)/lab.mk
+$(1)_EXERCISES := $$(EXERCISES)
+$(1)_OBJS      := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(LAB_SRCS) $$(PEER_SRCS))
+$(1)_LIBS      := $$(LAB_LIBS)
+ALL_LAB_OBJS   += $$($(1)_OBJS)
+
+$(T)/$(1)/info: $$($(1)_OBJS) $(HARNESS)
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(ARCH) -o $$@ $$^ $$($(1)_LIBS) $$(LDLIBS)
+
+RUNNERS += $(T)/$(1)/info $$(foreach e,$$(EXERCISES),$(T)/$(1)/$$(e))
+$$(foreach e,$$(EXERCISES),$$(eval $$(call exercise_rule,$(1),$$(e))))
+endef
+
+# exercise_rule(lab, exercise): compile the submission's file and link its
+# runner. A compile or link error is not a build failure: it is written to
+# <runner>.log, the runner is removed, and the grader reports COMPILE ERROR
+# for this exercise alone.
+define exercise_rule
+$(T)/$(1)/$(2): $(call student_src,$(1),$(2)) $$($(1)_OBJS) $(HARNESS)
+	@mkdir -p $$(@D); rm -f $$@
+	@if [ -z "$(call student_src,$(1),$(2))" ]; then \
+		echo "no $(1)/$(2).cu in SRC=$(SRC)" > $$@.log; \
+		echo "  missing  $(1)/$(2).cu"; \
+	elif $$(NVCC) $$(NVFLAGS) -Ilabs/$(1) -c $(call student_src,$(1),$(2)) -o $$@.o > $$@.log 2>&1 && \
+	     $$(NVCC) $$(ARCH) -o $$@ $$@.o $$($(1)_OBJS) $(HARNESS) $$($(1)_LIBS) $$(LDLIBS) >> $$@.log 2>&1; then \
+		echo "  built    $(call student_src,$(1),$(2))"; \
+	else \
+		rm -f $$@; echo "  COMPILE ERROR in $(call student_src,$(1),$(2)) (see $$@.log)"; \
+	fi
+endef
+
+ALL_LAB_OBJS :=
+RUNNERS :=
+$(foreach l,$(LABS_SEL),$(eval $(call lab_rules,$(l))))
+
+# ---- compile rules -----------------------------------------------------------
+$(B)/common/%.o: common/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_INC) -c $< -o $@
+
+$(BUILD)/host/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/lab/%.c.o: labs/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_INC) -I$(dir $<) -c $< -o $@
+
+$(B)/lab/%.cu.o: labs/%.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) -I$(dir $<) -c $< -o $@
+
+$(DEVINFO): common/devinfo.cu common/workbook.h
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) -o $@ $<
+
+$(GRADER): $(GRADER_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---- what people run ---------------------------------------------------------
+# A runner whose last build failed has no file, so make retries it next time.
+JSON      ?= $(T)/results.json
+TSV       ?= $(T)/results.tsv
+GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
+             $(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX)) $(if $(SEED),--seed $(SEED)) \
+             $(if $(TIMEOUT),--timeout-cap $(TIMEOUT))
+
+.PHONY: all runners tools grade grade-solutions bench bench-run doctor build-all test \
+        test-unit test-deps clean
+
+all: tools runners
+
+tools: $(GRADER) $(DEVINFO)
+
+runners: $(RUNNERS)
+
+grade: tools
+	@$(DEVINFO) --check
+	@$(MAKE) --no-print-directory runners
+	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV)
+
+grade-solutions:
+	@$(MAKE) --no-print-directory grade SRC=solutions
+
+bench: tools
+	@$(DEVINFO) --check
+	@$(MAKE) --no-print-directory runners SRC=solutions
+	@$(MAKE) --no-print-directory bench-run SRC=solutions
+
+bench-run:
+	@$(GRADER) $(GRADE_ARGS) --mode bench --tsv $(T)/bench.tsv
+
+# Every skeleton and every solution must build, GPU or not.
+build-all: tools
+	@$(MAKE) --no-print-directory runners SRC=labs
+	@$(MAKE) --no-print-directory runners SRC=solutions
+	@$(GRADER) --labs labs --build $(B)/labs --source labs --mode build-only
+	@$(GRADER) --labs labs --build $(B)/solutions --source solutions --mode build-only
+
+doctor: $(DEVINFO)
+	@sh grader/doctor.sh "$(NVCC)" "$(DEVINFO)"
+
+# ---- tests ---------------------------------------------------------------------
+TEST_DEPS := cmocka jansson
+test-deps:
+	@pkg-config --exists $(TEST_DEPS) 2>/dev/null || { \
+		echo "make test needs the C libraries cmocka and jansson (and pkg-config)."; \
+		echo "On Debian or Ubuntu: sudo apt-get install libcmocka-dev libjansson-dev pkg-config"; \
+		exit 1; }
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/tests/%,$(wildcard tests/unit/test_*.c))
+UNIT_LIB   := $(filter-out $(BUILD)/host/grader/main.o,$(GRADER_OBJS)) \
+              $(patsubst %,$(BUILD)/host/common/%.o,check rng stats result)
+
+$(BUILD)/host/tests/%: tests/unit/%.c $(UNIT_LIB) | test-deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) -Igrader -Icommon \
+		-o $@ $< $(UNIT_LIB) $(shell pkg-config --libs $(TEST_DEPS) 2>/dev/null) $(LDLIBS)
+
+$(BUILD)/host/tests/fake_child: tests/unit/fake_child.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
+
+test-unit: test-deps $(UNIT_TESTS) $(BUILD)/host/tests/fake_child
+
+test: test-deps
+	@$(MAKE) --no-print-directory test-unit tools
+	@BUILD=$(BUILD) B=$(B) GRADER=$(GRADER) DEVINFO=$(DEVINFO) MAKE="$(MAKE)" \
+		sh tests/run.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * buffers.c - device buffers with guard regions, poison and read-back.
+ *
+ * Every buffer is allocated with WB_GUARD_BEFORE bytes in front and
+ * WB_GUARD_AFTER bytes behind, both filled with a canary pattern; the code
+ * under test gets the pointer in between (256-byte aligned, like
+ * cudaMalloc's). Outputs and the workspace are poisoned before every call.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "knobs.h"
+#include "runner.h"
+#include "workbook.h"
+
+static void *declare(struct wb_ctx *c, const char *name, size_t bytes,
+		     int output)
+{
+	struct wb_buf *b;
+
+	if (c->nbuf == WB_MAX_BUFS)
+		wb_die("exercise %s declares more than %d buffers",
+		       c->ex->name, WB_MAX_BUFS);
+	b = &c->buf[c->nbuf++];
+	memset(b, 0, sizeof(*b));
+	b->name = name;
+	b->bytes = bytes;
+	b->output = output;
+	b->host = malloc(bytes ? bytes : 1);
+	if (!b->host)
+		wb_die("out of host memory for buffer %s (%zu bytes)", name,
+		       bytes);
+	memset(b->host, WB_POISON_BYTE, bytes);
+	return b->host;
+}
+
+void *wb_input(struct wb_ctx *c, const char *name, size_t bytes)
+{
+	return declare(c, name, bytes, 0);
+}
+
+void *wb_output(struct wb_ctx *c, const char *name, size_t bytes)
+{
+	return declare(c, name, bytes, 1);
+}
+
+static uint64_t guard_salt(int i, int after)
+{
+	return 0x5eed0000u + 2u * (unsigned)i + (unsigned)after;
+}
+
+static void set_guards(struct wb_buf *b, int i)
+{
+	unsigned char before[WB_GUARD_BEFORE], after[WB_GUARD_AFTER];
+	char *base = b->alloc;
+
+	wb_canary_fill(before, sizeof(before), guard_salt(i, 0));
+	wb_canary_fill(after, sizeof(after), guard_salt(i, 1));
+	WB_CUDA(cudaMemcpy(base, before, sizeof(before),
+			   cudaMemcpyHostToDevice));
+	WB_CUDA(cudaMemcpy(base + WB_GUARD_BEFORE + b->bytes, after,
+			   sizeof(after), cudaMemcpyHostToDevice));
+}
+
+void wb_bufs_upload(struct wb_ctx *c)
+{
+	size_t work = c->ex->work_bytes;
+
+	/* The workspace is one more output-like buffer nobody compares. */
+	if (work)
+		declare(c, "workspace", work, 1);
+	for (int i = 0; i < c->nbuf; i++) {
+		struct wb_buf *b = &c->buf[i];
+
+		wb_where("allocating buffer %s (%zu bytes)", b->name, b->bytes);
+		WB_CUDA(cudaMalloc(&b->alloc, WB_GUARD_BEFORE + b->bytes +
+						      WB_GUARD_AFTER));
+		b->dev = (char *)b->alloc + WB_GUARD_BEFORE;
+		set_guards(b, i);
+		if (!b->output)
+			WB_CUDA(cudaMemcpy(b->dev, b->host, b->bytes,
+					   cudaMemcpyHostToDevice));
+	}
+	c->work = work ? c->buf[c->nbuf - 1].dev : NULL;
+	c->work_bytes = work;
+	wb_where("uploading inputs");
+	WB_CUDA(cudaDeviceSynchronize());
+}
+
+void wb_bufs_poison(struct wb_ctx *c)
+{
+	for (int i = 0; i < c->nbuf; i++)
+		if (c->buf[i].output)
+			WB_CUDA(cudaMemsetAsync(c->buf[i].dev, WB_POISON_BYTE,
+						c->buf[i].bytes, 0));
+}
+
+/* Check one guard region; on damage, say where and return 1. */
+static int guard_hit(struct wb_ctx *c, int i, int after)
+{
+	struct wb_buf *b = &c->buf[i];
+	size_t len = after ? WB_GUARD_AFTER : WB_GUARD_BEFORE;
+	const char *src = (char *)b->alloc +
+			  (after ? WB_GUARD_BEFORE + b->bytes : 0);
+	unsigned char got[WB_GUARD_AFTER];
+	size_t bad;
+
+	WB_CUDA(cudaMemcpy(got, src, len, cudaMemcpyDeviceToHost));
+	bad = wb_canary_first_bad(got, len, guard_salt(i, after));
+	if (bad == len)
+		return 0;
+	if (after)
+		wb_fail(c, "wrote past the end of %s '%s' (%zu bytes): "
+			   "byte %zu after its end was overwritten",
+			b->output ? "output" : "input", b->name, b->bytes, bad);
+	else
+		wb_fail(c, "wrote before the start of %s '%s': byte %zu "
+			   "before it was overwritten",
+			b->output ? "output" : "input", b->name, len - bad);
+	return 1;
+}
+
+static void input_unchanged(struct wb_ctx *c, struct wb_buf *b)
+{
+	unsigned char *now = malloc(b->bytes ? b->bytes : 1);
+	size_t i;
+
+	if (!now)
+		wb_die("out of host memory checking input %s", b->name);
+	WB_CUDA(cudaMemcpy(now, b->dev, b->bytes, cudaMemcpyDeviceToHost));
+	for (i = 0; i < b->bytes && now[i] == ((unsigned char *)b->host)[i];
+	     i++)
+		;
+	if (i < b->bytes)
+		wb_fail(c, "modified its input '%s' (first changed byte at "
+			   "offset %zu): inputs are read-only", b->name, i);
+	free(now);
+}
+
+enum wb_guard_status wb_bufs_readback(struct wb_ctx *c, int check_inputs)
+{
+	int hit = 0;
+
+	wb_where("reading results back");
+	for (int i = 0; i < c->nbuf; i++) {
+		struct wb_buf *b = &c->buf[i];
+
+		hit |= guard_hit(c, i, 0);
+		hit |= guard_hit(c, i, 1);
+		if (b->output)
+			WB_CUDA(cudaMemcpy(b->host, b->dev, b->bytes,
+					   cudaMemcpyDeviceToHost));
+		else if (check_inputs)
+			input_unchanged(c, b);
+	}
+	return hit ? WB_GUARDS_HIT : WB_GUARDS_OK;
+}
+
+void wb_bufs_free(struct wb_ctx *c)
+{
+	for (int i = 0; i < c->nbuf; i++) {
+		if (c->buf[i].alloc)
+			cudaFree(c->buf[i].alloc);
+		free(c->buf[i].host);
+	}
+	c->nbuf = 0;
+	c->work = NULL;
+}

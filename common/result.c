@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+#include "result.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static FILE *chan;
+
+int wb_result_open(const char *path)
+{
+	chan = path ? fopen(path, "w") : stdout;
+	return chan ? 0 : -1;
+}
+
+void wb_result(const char *key, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!chan)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	for (char *p = line; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	fprintf(chan, "%s %s\n", key, line);
+	/* Flushed at once: a crash later must not lose what was said. */
+	fflush(chan);
+}
+
+void wb_result_end(void)
+{
+	if (!chan)
+		return;
+	fputs("end\n", chan);
+	fflush(chan);
+	if (chan != stdout)
+		fclose(chan);
+	chan = NULL;
+}

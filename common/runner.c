@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runner.c - the exercise runner: one process grades one exercise.
+ *
+ * Linked with one lab's table (lab.c), its naive references and peers and
+ * one submission's file for one exercise. The grader's driver starts it in
+ * a process of its own with a timeout, so a crash, a sticky CUDA error or a
+ * hang here costs this exercise only. It reports on the result channel
+ * (result.h); what it prints is for people and is never parsed.
+ *
+ *   runner --list
+ *   runner --exercise NAME [--seed N] [--result FILE] [--mode MODE]
+ *
+ * Modes: grade (every size, then time student against naive at the
+ * benchmark size), quick (the small sizes only, no timing: for sanitizers),
+ * bench (the benchmark size only: naive, submission and peer timed).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "knobs.h"
+#include "result.h"
+#include "runner.h"
+#include "stats.h"
+#include "verdict.h"
+#include "workbook.h"
+
+enum mode { MODE_GRADE, MODE_QUICK, MODE_BENCH };
+
+static const char *const impl_names[WB_IMPL_COUNT] = {
+	[WB_STUDENT] = "student", [WB_NAIVE] = "naive", [WB_PEER] = "peer",
+};
+
+int wb_todo_hit;
+char wb_todo_what[256];
+static char where_now[256] = "starting";
+static enum wb_impl impl_now = WB_STUDENT;
+static int student_started; /* a CUDA error from now on is the student's */
+static int fails_reported;
+
+/* The most detail lines one exercise writes: enough to see a pattern. */
+#define MAX_FAIL_LINES 40
+
+void wb_where(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(where_now, sizeof(where_now), fmt, ap);
+	va_end(ap);
+}
+
+static void __attribute__((noreturn)) finish(enum wb_verdict v, int code)
+{
+	wb_result("verdict", "%s", wb_verdict_key(v));
+	wb_result_end();
+	fflush(stdout);
+	exit(code);
+}
+
+void wb_cuda_fatal(cudaError_t err, const char *call, const char *file,
+		   int line)
+{
+	const char *name = cudaGetErrorName(err);
+
+	fprintf(stderr, "CUDA error %s (%s)\n  in %s at %s:%d\n  while %s\n",
+		name, cudaGetErrorString(err), call, file, line, where_now);
+	wb_result("detail", "%s: %s", name, cudaGetErrorString(err));
+	wb_result("detail", "in %s at %s:%d, while %s", call, file, line,
+		  where_now);
+	finish(student_started ? WB_V_CRASH : WB_V_ERROR, 3);
+}
+
+void wb_todo(const char *what, const char *file, int line)
+{
+	wb_todo_hit = 1;
+	snprintf(wb_todo_what, sizeof(wb_todo_what), "%s (%s:%d)", what, file,
+		 line);
+}
+
+void wb_die(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "grader error: %s\n", msg);
+	wb_result("detail", "grader error: %s", msg);
+	finish(WB_V_ERROR, 4);
+}
+
+void wb_fail(struct wb_ctx *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	c->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printf("  %s, %s: %s\n", impl_names[impl_now], c->size->label, msg);
+	if (fails_reported++ < MAX_FAIL_LINES)
+		wb_result("detail", "%s%s%s: %s",
+			  impl_now == WB_STUDENT ? "" : impl_names[impl_now],
+			  impl_now == WB_STUDENT ? "" : " ", c->size->label,
+			  msg);
+}
+
+static void report_cmp(struct wb_ctx *c, const char *what,
+		       const struct wb_cmp *r, const char *tol)
+{
+	wb_fail(c, "%zu of %zu values of %s wrong (%s)%s%s", r->bad, r->n,
+		what, tol,
+		r->poisoned == r->n ? ": none was written" :
+		r->poisoned ? ": some never written (still poison)" : "",
+		r->nonfinite && r->poisoned != r->n ? ", NaN or inf among them" :
+						      "");
+	for (size_t i = 0; i < r->nshown; i++)
+		wb_fail(c, "  %s[%zu] = %.9g, expected %.9g", what,
+			r->shown[i].index, r->shown[i].got, r->shown[i].want);
+}
+
+void wb_check_f32(struct wb_ctx *c, const char *what, const float *got,
+		  const double *want, size_t n, double atol, double rtol)
+{
+	struct wb_cmp r;
+	char tol[96];
+
+	wb_cmp_f32(got, want, n, atol, rtol, &r);
+	if (!r.bad)
+		return;
+	snprintf(tol, sizeof(tol), "tolerance %.3g + %.3g x |expected|", atol,
+		 rtol);
+	report_cmp(c, what, &r, tol);
+}
+
+void wb_check_i64(struct wb_ctx *c, const char *what, const int64_t *got,
+		  const int64_t *want, size_t n)
+{
+	struct wb_cmp r;
+
+	wb_cmp_i64(got, want, n, &r);
+	if (r.bad)
+		report_cmp(c, what, &r, "must match exactly");
+}
+
+static void ctx_init(struct wb_ctx *c, const struct wb_exercise *ex,
+		     const struct wb_size *s, uint64_t seed)
+{
+	memset(c, 0, sizeof(*c));
+	c->ex = ex;
+	c->size = s;
+	wb_rng_seed(&c->rng, wb_seed_mix(wb_seed_mix(seed, ex->name), s->label));
+	wb_where("setting up size %s", s->label);
+	if (ex->setup(c))
+		wb_die("setup of %s at %s failed", ex->name, s->label);
+	wb_bufs_upload(c);
+}
+
+/* Outcome of one checked call. */
+enum call_status { CALL_OK, CALL_WRONG, CALL_OOB, CALL_TODO };
+
+/* Call impl once on fresh poison and check everything it wrote. */
+static enum call_status checked_call(struct wb_ctx *c, enum wb_impl impl)
+{
+	impl_now = impl;
+	c->failed = 0;
+	wb_bufs_poison(c);
+	WB_CUDA(cudaDeviceSynchronize());
+	wb_todo_hit = 0;
+	if (impl == WB_STUDENT)
+		student_started = 1;
+	wb_where("running the %s code at size %s", impl_names[impl],
+		 c->size->label);
+	if (c->ex->run(c, impl) == WB_MISSING)
+		wb_die("no %s implementation of %s is linked in",
+		       impl_names[impl], c->ex->name);
+	if (wb_todo_hit)
+		return CALL_TODO;
+	wb_where("waiting for the %s code at size %s", impl_names[impl],
+		 c->size->label);
+	WB_CUDA(cudaGetLastError());
+	WB_CUDA(cudaDeviceSynchronize());
+	if (wb_bufs_readback(c, 1) == WB_GUARDS_HIT)
+		return CALL_OOB;
+	c->ex->check(c);
+	return c->failed ? CALL_WRONG : CALL_OK;
+}
+
+static void time_line(enum wb_impl impl, const double *ms,
+		      const double *host_ms, size_t n)
+{
+	struct wb_summary s, h;
+
+	wb_summarize(ms, n, &s);
+	wb_summarize(host_ms, n, &h);
+	wb_result("time", "%s %.3f %.3f %.3f %zu", impl_names[impl],
+		  s.median * 1e3, s.q1 * 1e3, s.q3 * 1e3, n);
+	wb_result("host", "%s %.3f", impl_names[impl], h.median * 1e3);
+	printf("  %-8s median %10.2f us  (IQR %.1f%%, %zu samples)\n",
+	       impl_names[impl], s.median * 1e3, 100 * wb_rel_iqr(&s), n);
+}
+
+/* One round: every impl once, forward on even rounds, backward on odd. */
+static void time_round(struct wb_timer *t, struct wb_ctx *c,
+		       const enum wb_impl *impls, int k, size_t round,
+		       double **ms, double **host)
+{
+	for (int j = 0; j < k; j++) {
+		int i = round % 2 ? k - 1 - j : j;
+
+		impl_now = impls[i];
+		wb_where("timing the %s code", impl_names[impls[i]]);
+		ms[i][round] = wb_time_sample(t, c, impls[i], &host[i][round]);
+	}
+}
+
+/*
+ * Time the impls interleaved at the benchmark size until the stopping rule
+ * says the medians are known. The student comes last in impls and rounds
+ * are stopped after a forward one, so the buffers end up holding a timed
+ * student output, which the caller checks again.
+ */
+static void time_impls(struct wb_ctx *c, const enum wb_impl *impls, int k)
+{
+	const struct wb_stop_rule rule = {
+		.min_samples = WB_MIN_SAMPLES, .max_samples = WB_MAX_SAMPLES,
+		.target_rel_err = WB_TARGET_REL_ERR,
+		.max_seconds = WB_MAX_TIMING_S,
+	};
+	double *ms[WB_IMPL_COUNT], *host[WB_IMPL_COUNT], t0;
+	double err[WB_IMPL_COUNT];
+	struct wb_timer t;
+	struct timespec ts;
+	size_t round;
+
+	wb_timer_init(&t);
+	for (int i = 0; i < k; i++) {
+		ms[i] = calloc(WB_MAX_SAMPLES, sizeof(double));
+		host[i] = calloc(WB_MAX_SAMPLES, sizeof(double));
+		if (!ms[i] || !host[i])
+			wb_die("out of host memory for samples");
+	}
+	for (int w = 0; w < WB_WARMUP_RUNS; w++)
+		time_round(&t, c, impls, k, 0, ms, host); /* overwritten below */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t0 = ts.tv_sec + ts.tv_nsec * 1e-9;
+	for (round = 0;; round++) {
+		time_round(&t, c, impls, k, round, ms, host);
+		if (round % 2)
+			continue;
+		for (int i = 0; i < k; i++) {
+			struct wb_summary s;
+
+			wb_summarize(ms[i], round + 1, &s);
+			err[i] = wb_median_rel_err(&s);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		if (wb_should_stop(&rule, round + 1,
+				   ts.tv_sec + ts.tv_nsec * 1e-9 - t0, err, k) ||
+		    round + 2 >= WB_MAX_SAMPLES)
+			break;
+	}
+	for (int i = 0; i < k; i++) {
+		time_line(impls[i], ms[i], host[i], round + 1);
+		free(ms[i]);
+		free(host[i]);
+	}
+	wb_timer_free(&t);
+}
+
+static void init_device(void)
+{
+	struct cudaDeviceProp p;
+
+	wb_where("initialising the GPU");
+	WB_CUDA(cudaSetDevice(0));
+	WB_CUDA(cudaGetDeviceProperties(&p, 0));
+	printf("device: %s (sm_%d%d, %d SMs)\n", p.name, p.major, p.minor,
+	       p.multiProcessorCount);
+}
+
+/* Check one size; returns its status and writes its "size" line. */
+static enum call_status check_size(const struct wb_exercise *ex,
+				   const struct wb_size *s, uint64_t seed)
+{
+	struct wb_ctx c;
+	enum call_status st;
+
+	ctx_init(&c, ex, s, seed);
+	st = checked_call(&c, WB_STUDENT);
+	if (st != CALL_TODO) {
+		wb_result("size", "%s %s", s->label, st == CALL_OK ? "ok" : "fail");
+		printf("  %-14s %s\n", s->label, st == CALL_OK ? "ok" : "FAIL");
+	}
+	wb_bufs_free(&c);
+	return st;
+}
+
+static enum wb_verdict verdict_of(int wrong, int oob)
+{
+	return oob ? WB_V_OUT_OF_BOUNDS : wrong ? WB_V_WRONG : WB_V_PASS;
+}
+
+static void not_implemented(void)
+{
+	wb_result("detail", "not implemented: %s", wb_todo_what);
+	printf("  not implemented: %s\n", wb_todo_what);
+	finish(WB_V_NOT_IMPLEMENTED, 0);
+}
+
+/* The lab's own reference must be right, or no speedup means anything. */
+static void require_ok(struct wb_ctx *c, enum wb_impl impl)
+{
+	if (checked_call(c, impl) != CALL_OK)
+		wb_die("the %s implementation of %s is wrong at %s",
+		       impl_names[impl], c->ex->name, c->size->label);
+}
+
+/* Check the benchmark size, time it, and check a timed output again. */
+static enum wb_verdict bench_size(const struct wb_exercise *ex,
+				  uint64_t seed, int with_peer)
+{
+	enum wb_impl impls[WB_IMPL_COUNT];
+	enum call_status st;
+	struct wb_ctx c;
+	int k = 0;
+
+	ctx_init(&c, ex, &ex->bench, seed);
+	st = checked_call(&c, WB_STUDENT);
+	if (st == CALL_TODO)
+		not_implemented();
+	wb_result("size", "%s %s", ex->bench.label, st == CALL_OK ? "ok" : "fail");
+	printf("  %-14s %s\n", ex->bench.label, st == CALL_OK ? "ok" : "FAIL");
+	if (st != CALL_OK) {
+		wb_bufs_free(&c);
+		return verdict_of(st == CALL_WRONG, st == CALL_OOB);
+	}
+	require_ok(&c, WB_NAIVE);
+	impls[k++] = WB_NAIVE;
+	if (with_peer && ex->run(&c, WB_PEER) != WB_MISSING) {
+		require_ok(&c, WB_PEER);
+		impls[k++] = WB_PEER;
+	}
+	impls[k++] = WB_STUDENT;
+	printf("timing at %s (L2 flushed before every sample)\n", ex->bench.label);
+	time_impls(&c, impls, k);
+
+	impl_now = WB_STUDENT;
+	c.failed = 0;
+	if (wb_bufs_readback(&c, 1) == WB_GUARDS_HIT) {
+		wb_bufs_free(&c);
+		return WB_V_OUT_OF_BOUNDS;
+	}
+	ex->check(&c);
+	if (c.failed)
+		wb_result("detail", "the output of a timed run was wrong");
+	wb_result("bytes", "%.0f", ex->bytes ? ex->bytes(&ex->bench) : 0.0);
+	wb_bufs_free(&c);
+	return c.failed ? WB_V_WRONG : WB_V_PASS;
+}
+
+static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
+{
+	int wrong = 0, oob = 0;
+	enum wb_verdict v;
+
+	init_device();
+	printf("%s/%s: %s (seed %" PRIu64 ")\n", wb_lab.name, ex->name,
+	       ex->title, seed);
+	if (m != MODE_BENCH) {
+		for (int i = 0; i < WB_MAX_SIZES && ex->sizes[i].label; i++) {
+			enum call_status st = check_size(ex, &ex->sizes[i], seed);
+
+			if (st == CALL_TODO)
+				not_implemented();
+			wrong |= st == CALL_WRONG;
+			oob |= st == CALL_OOB;
+		}
+	}
+	v = verdict_of(wrong, oob);
+	if (v == WB_V_PASS && ex->kind == WB_SPEED && m != MODE_QUICK)
+		v = bench_size(ex, seed, m == MODE_BENCH);
+	finish(v, 0);
+}
+
+static void list(void)
+{
+	printf("lab %s\n", wb_lab.name);
+	for (int i = 0; i < wb_lab.count; i++) {
+		const struct wb_exercise *ex = &wb_lab.exercises[i];
+
+		printf("exercise %s %s %g %g %g %s\n", ex->name,
+		       ex->kind == WB_SPEED ? "speed" : "correctness",
+		       ex->points_correct, ex->points_speed, ex->timeout_s,
+		       ex->title);
+		for (int t = 0; t < WB_MAX_TIERS && ex->tiers[t].speedup > 0; t++)
+			printf("tier %s %g %g\n", ex->name, ex->tiers[t].speedup,
+			       ex->tiers[t].points);
+		printf("bench %s %s\n", ex->name,
+		       ex->kind == WB_SPEED ? ex->bench.label : "-");
+	}
+}
+
+static const struct wb_exercise *find(const char *name)
+{
+	for (int i = 0; i < wb_lab.count; i++)
+		if (strcmp(wb_lab.exercises[i].name, name) == 0)
+			return &wb_lab.exercises[i];
+	return NULL;
+}
+
+static int usage(const char *argv0)
+{
+	fprintf(stderr,
+		"usage: %s --list\n"
+		"       %s --exercise NAME [--seed N] [--result FILE] "
+		"[--mode grade|quick|bench]\n",
+		argv0, argv0);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = NULL, *result = NULL;
+	const struct wb_exercise *ex;
+	uint64_t seed = 1;
+	enum mode m = MODE_GRADE;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(a, "--list") == 0) {
+			list();
+			return 0;
+		} else if (strcmp(a, "--exercise") == 0 && v) {
+			name = v;
+		} else if (strcmp(a, "--seed") == 0 && v) {
+			seed = strtoull(v, NULL, 0);
+		} else if (strcmp(a, "--result") == 0 && v) {
+			result = v;
+		} else if (strcmp(a, "--mode") == 0 && v) {
+			if (strcmp(v, "grade") == 0)
+				m = MODE_GRADE;
+			else if (strcmp(v, "quick") == 0)
+				m = MODE_QUICK;
+			else if (strcmp(v, "bench") == 0)
+				m = MODE_BENCH;
+			else
+				return usage(argv[0]);
+		} else {
+			return usage(argv[0]);
+		}
+		i++;
+	}
+	if (!name)
+		return usage(argv[0]);
+	ex = find(name);
+	if (!ex) {
+		fprintf(stderr, "%s: no exercise %s in lab %s\n", argv[0], name,
+			wb_lab.name);
+		return 2;
+	}
+	if (wb_result_open(result)) {
+		perror(result);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	wb_result("seed", "%" PRIu64, seed);
+	grade(ex, seed, m);
+	return 0;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double wb_quantile(const double *sorted, size_t n, double q)
+{
+	double pos, frac;
+	size_t lo;
+
+	if (n == 0)
+		return NAN;
+	if (q <= 0)
+		return sorted[0];
+	if (q >= 1)
+		return sorted[n - 1];
+	pos = q * (double)(n - 1);
+	lo = (size_t)pos;
+	frac = pos - (double)lo;
+	if (lo + 1 >= n)
+		return sorted[n - 1];
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
+int wb_summarize(const double *x, size_t n, struct wb_summary *s)
+{
+	double *v;
+
+	memset(s, 0, sizeof(*s));
+	if (n == 0)
+		return -1;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -1;
+	memcpy(v, x, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	s->n = n;
+	s->min = v[0];
+	s->q1 = wb_quantile(v, n, 0.25);
+	s->median = wb_quantile(v, n, 0.5);
+	s->q3 = wb_quantile(v, n, 0.75);
+	s->max = v[n - 1];
+	free(v);
+	return 0;
+}
+
+double wb_rel_iqr(const struct wb_summary *s)
+{
+	if (s->n == 0 || s->median <= 0)
+		return INFINITY;
+	return (s->q3 - s->q1) / s->median;
+}
+
+double wb_median_rel_err(const struct wb_summary *s)
+{
+	double sigma;
+
+	if (s->n < 2 || s->median <= 0)
+		return INFINITY;
+	sigma = (s->q3 - s->q1) / 1.349;
+	return 1.2533 * sigma / sqrt((double)s->n) / s->median;
+}
+
+bool wb_should_stop(const struct wb_stop_rule *rule, size_t n,
+		    double elapsed_s, const double *rel_err, size_t nseries)
+{
+	if (n >= rule->max_samples)
+		return true;
+	if (n < rule->min_samples)
+		return false;
+	if (elapsed_s >= rule->max_seconds)
+		return true;
+	for (size_t i = 0; i < nseries; i++)
+		if (!(rel_err[i] <= rule->target_rel_err))
+			return false;
+	return true;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats.h - order statistics for timing samples and the stopping rule.
+ *
+ * Times are summarised by their median and quartiles, which outliers (a
+ * context switch, a clock ramp) barely move. Sampling stops when the median
+ * is known well enough, in the spirit of nvbench's relative-noise criterion:
+ * at least a minimum number of samples, then until the estimated relative
+ * standard error of the median falls under a target, or a time cap.
+ */
+#ifndef WB_STATS_H
+#define WB_STATS_H
+
+#include <stddef.h>
+#include <stdbool.h>
+
+struct wb_summary {
+	size_t n;
+	double min, q1, median, q3, max;
+};
+
+/* Quantile q in [0, 1] of sorted[0..n-1], linear between order statistics. */
+double wb_quantile(const double *sorted, size_t n, double q);
+
+/* Summarise x[0..n-1] (x is not modified). Returns -1 when n == 0. */
+int wb_summarize(const double *x, size_t n, struct wb_summary *s);
+
+/* Relative interquartile range (q3 - q1) / median: the reported spread. */
+double wb_rel_iqr(const struct wb_summary *s);
+
+/*
+ * Estimated relative standard error of the median: the IQR gives a robust
+ * sigma (IQR / 1.349 for a normal sample) and the median's standard error
+ * is about 1.2533 sigma / sqrt(n).
+ */
+double wb_median_rel_err(const struct wb_summary *s);
+
+struct wb_stop_rule {
+	size_t min_samples;   /* never stop before this many */
+	size_t max_samples;   /* always stop at this many */
+	double target_rel_err; /* stop when every series is this precise */
+	double max_seconds;   /* or when the timing loop has run this long */
+};
+
+/*
+ * Decide whether to stop sampling. rel_err holds the current estimate for
+ * each of the nseries interleaved series, n is the samples each has.
+ */
+bool wb_should_stop(const struct wb_stop_rule *rule, size_t n,
+		    double elapsed_s, const double *rel_err, size_t nseries);
+
+#endif /* WB_STATS_H */

@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - the grader's driver.
+ *
+ * Finds the labs (folders with a lab.mk), asks each lab's info binary for
+ * its exercises and knobs, runs every exercise's runner in a child process
+ * with a timeout, scores what comes back and reports. It never touches the
+ * GPU itself: the device is probed by devinfo, in a child too.
+ *
+ * Exit status: 0 every graded exercise passed, 1 some did not, 2 nothing
+ * could be graded (no GPU, bad arguments, nothing built).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "proc.h"
+#include "report.h"
+
+#define MAX_LABS 32
+#define MAX_ROWS 256
+#define MAX_PER_LAB 32
+#define PATH_LEN 1024
+
+/* Seconds allowed to `info --list` and to the device probe. */
+#define LIST_TIMEOUT_S 20.0
+#define PROBE_TIMEOUT_S 120.0
+
+/* Lines of a compiler log shown under COMPILE ERROR. */
+#define COMPILE_LINES 12
+
+struct options {
+	const char *labs_dir;
+	const char *build_dir;
+	const char *source;
+	const char *lab;
+	const char *ex;
+	const char *devinfo;
+	const char *json;
+	const char *tsv;
+	unsigned long long seed;
+	int have_seed;
+	double timeout_cap; /* 0: each exercise's own timeout */
+	enum g_mode mode;
+};
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: grader --labs DIR --build DIR [--source NAME] [--lab L] "
+		"[--ex E]\n"
+		"              [--seed N] [--mode grade|bench|build-only] "
+		"[--devinfo PATH]\n"
+		"              [--json FILE] [--tsv FILE] [--timeout-cap SECONDS]\n");
+	return 2;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->source = "labs";
+	o->mode = G_GRADE;
+	for (int i = 1; i < argc; i += 2) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!v)
+			return -1;
+		if (!strcmp(a, "--labs"))
+			o->labs_dir = v;
+		else if (!strcmp(a, "--build"))
+			o->build_dir = v;
+		else if (!strcmp(a, "--source"))
+			o->source = v;
+		else if (!strcmp(a, "--lab"))
+			o->lab = *v ? v : NULL;
+		else if (!strcmp(a, "--ex"))
+			o->ex = *v ? v : NULL;
+		else if (!strcmp(a, "--devinfo"))
+			o->devinfo = v;
+		else if (!strcmp(a, "--json"))
+			o->json = v;
+		else if (!strcmp(a, "--tsv"))
+			o->tsv = v;
+		else if (!strcmp(a, "--timeout-cap"))
+			o->timeout_cap = atof(v);
+		else if (!strcmp(a, "--seed") && *v) {
+			char *end;
+
+			o->seed = strtoull(v, &end, 0);
+			if (*end)
+				return -1;
+			o->have_seed = 1;
+		} else if (!strcmp(a, "--mode")) {
+			if (!strcmp(v, "grade"))
+				o->mode = G_GRADE;
+			else if (!strcmp(v, "bench"))
+				o->mode = G_BENCH;
+			else if (!strcmp(v, "build-only"))
+				o->mode = G_BUILD_ONLY;
+			else
+				return -1;
+		} else if (strcmp(a, "--seed"))
+			return -1;
+	}
+	if (!o->labs_dir || !o->build_dir)
+		return -1;
+	if (o->mode != G_BUILD_ONLY && !o->devinfo)
+		return -1;
+	return 0;
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static unsigned long long fresh_seed(void)
+{
+	unsigned int x = 0;
+	int fd = open("/dev/urandom", O_RDONLY);
+
+	if (fd < 0 || read(fd, &x, sizeof(x)) != (ssize_t)sizeof(x))
+		x = (unsigned int)getpid() ^ (unsigned int)time(NULL);
+	if (fd >= 0)
+		close(fd);
+	return x;
+}
+
+/* Does a lab folder name match LAB= ("05-reduction" or "reduction")? */
+static int lab_matches(const char *dir, const char *want)
+{
+	const char *dash = strchr(dir, '-');
+
+	if (!want)
+		return 1;
+	return !strcmp(dir, want) || (dash && !strcmp(dash + 1, want));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lab folders (those with a lab.mk), sorted. */
+static int find_labs(const char *dir, const char *want, char **out, int max)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) && n < max) {
+		char mk[PATH_LEN];
+
+		if (e->d_name[0] == '.' || !lab_matches(e->d_name, want))
+			continue;
+		snprintf(mk, sizeof(mk), "%s/%s/lab.mk", dir, e->d_name);
+		if (exists(mk))
+			out[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	qsort(out, n, sizeof(*out), cmp_str);
+	return n;
+}
+
+/* devinfo --probe: key value lines; exit 2 and one line when no GPU. */
+static int probe_device(const struct options *o, struct g_device *dev)
+{
+	char out[PATH_LEN], *text, *save = NULL;
+	char *argv[] = { (char *)o->devinfo, "--probe", NULL };
+	struct proc_result pr;
+
+	snprintf(out, sizeof(out), "%s/devinfo.out", o->build_dir);
+	if (!exists(o->devinfo)) {
+		fprintf(stderr, "grader: %s is not built\n", o->devinfo);
+		return -1;
+	}
+	if (proc_run(argv, out, PROBE_TIMEOUT_S, &pr) < 0)
+		return -1;
+	text = read_file(out, 1 << 16);
+	if (!text)
+		return -1;
+	if (!pr.exited || pr.code != 0) {
+		char *nl = strchr(text, '\n');
+
+		if (nl)
+			*nl = '\0';
+		printf("%s\n", *text ? text : "no usable CUDA GPU was found");
+		free(text);
+		return -1;
+	}
+	memset(dev, 0, sizeof(*dev));
+	for (char *l = strtok_r(text, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(l, "name ", 5))
+			snprintf(dev->name, sizeof(dev->name), "%s", l + 5);
+		else if (!strncmp(l, "driver ", 7))
+			snprintf(dev->driver, sizeof(dev->driver), "%s", l + 7);
+		else if (sscanf(l, "cc %d", &dev->cc) != 1 &&
+			 sscanf(l, "sms %d", &dev->sms) != 1 &&
+			 sscanf(l, "l2_mb %lf", &dev->l2_mb) != 1 &&
+			 sscanf(l, "mem_gb %lf", &dev->mem_gb) != 1)
+			sscanf(l, "copy_gbps %lf", &dev->copy_gbps);
+	}
+	free(text);
+	return 0;
+}
+
+/* Read EXERCISES from a lab.mk, for when the lab's own code did not build. */
+static int exercises_from_mk(const char *labs_dir, const char *lab,
+			     struct g_spec *out, int max)
+{
+	char path[PATH_LEN], *text, *l, *save = NULL;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s/lab.mk", labs_dir, lab);
+	text = read_file(path, 1 << 16);
+	if (!text)
+		return 0;
+	l = strstr(text, "EXERCISES");
+	if (l && (l = strchr(l, '='))) {
+		char *end = strchr(l, '\n');
+
+		if (end)
+			*end = '\0';
+		for (char *w = strtok_r(l + 1, " \t", &save); w && n < max;
+		     w = strtok_r(NULL, " \t", &save)) {
+			memset(&out[n], 0, sizeof(out[n]));
+			snprintf(out[n].lab, G_NAME_LEN, "%s", lab);
+			snprintf(out[n].name, G_NAME_LEN, "%s", w);
+			snprintf(out[n].bench, G_NAME_LEN, "-");
+			n++;
+		}
+	}
+	free(text);
+	return n;
+}
+
+/* Ask the lab's info binary for its table; -1 if it cannot say. */
+static int lab_specs(const struct options *o, const char *lab,
+		     struct g_spec *out, int max)
+{
+	char info[PATH_LEN], outp[PATH_LEN], *text;
+	char *argv[] = { info, "--list", NULL };
+	struct proc_result pr;
+	int n;
+
+	snprintf(info, sizeof(info), "%s/%s/info", o->build_dir, lab);
+	snprintf(outp, sizeof(outp), "%s/%s/info.list", o->build_dir, lab);
+	if (!exists(info) || proc_run(argv, outp, LIST_TIMEOUT_S, &pr) < 0 ||
+	    !pr.exited || pr.code)
+		return -1;
+	text = read_file(outp, 1 << 20);
+	n = text ? g_parse_list(text, lab, out, max) : -1;
+	free(text);
+	return n;
+}
+
+/* COMPILE ERROR: the first error lines of the compiler's log. */
+static void compile_error(struct g_result *r, const char *log)
+{
+	char *text = read_file(log, 1 << 20), *save = NULL;
+	int shown = 0, first_error = 0;
+
+	r->verdict = WB_V_COMPILE_ERROR;
+	g_detail(r, "the file did not compile; the compiler said (full log: %s):",
+		 log);
+	if (!text)
+		return;
+	/* Start at the first line that says "error", if any. */
+	{
+		char *e = strstr(text, "error");
+
+		if (e) {
+			while (e > text && e[-1] != '\n')
+				e--;
+			first_error = (int)(e - text);
+		}
+	}
+	for (char *l = strtok_r(text + first_error, "\n", &save);
+	     l && shown < COMPILE_LINES; l = strtok_r(NULL, "\n", &save), shown++)
+		g_detail(r, "  %s", l);
+	free(text);
+}
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV (segmentation fault)";
+	case SIGABRT: return "SIGABRT (abort)";
+	case SIGFPE: return "SIGFPE (arithmetic error)";
+	case SIGBUS: return "SIGBUS (bus error)";
+	case SIGILL: return "SIGILL (illegal instruction)";
+	case SIGKILL: return "SIGKILL";
+	default: return "a signal";
+	}
+}
+
+/* What the process's end says when its record is missing or partial. */
+static void judge_process(struct g_result *r, const struct proc_result *pr,
+			  double timeout_s, const char *out_path)
+{
+	char *tail;
+
+	if (pr->timed_out) {
+		r->verdict = WB_V_TIMEOUT;
+		g_detail(r, "still running after %.0f s: killed (an endless loop, "
+			    "a deadlock at a barrier, or far too slow)", timeout_s);
+	} else if (r->complete && !r->garbled) {
+		return; /* the runner finished and said what happened */
+	} else if (pr->signaled) {
+		r->verdict = WB_V_CRASH;
+		g_detail(r, "the exercise process was killed by %s",
+			 signal_name(pr->signo));
+	} else {
+		r->verdict = WB_V_CRASH;
+		g_detail(r, "the exercise process %s (exit status %d)",
+			 r->garbled ? "left an unreadable result" :
+				      "ended without a result",
+			 pr->code);
+	}
+	tail = file_tail(out_path, 600);
+	if (tail && *tail) {
+		char *save = NULL;
+
+		g_detail(r, "its last output:");
+		for (char *l = strtok_r(tail, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save))
+			g_detail(r, "  %s", l);
+	}
+	free(tail);
+}
+
+static void run_exercise(const struct options *o, const struct g_device *dev,
+			 struct g_row *row)
+{
+	char base[PATH_LEN - 16], runner[PATH_LEN], log[PATH_LEN], res[PATH_LEN];
+	char out[PATH_LEN], seed[32], why[160];
+	char *argv[] = { runner, "--exercise", row->spec.name, "--seed", seed,
+			 "--result", res, "--mode",
+			 o->mode == G_BENCH ? "bench" : "grade", NULL };
+	struct g_result *r = &row->res;
+	struct proc_result pr;
+	char *text;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(base, sizeof(base), "%s/%s/%s", o->build_dir, row->spec.lab,
+		 row->spec.name);
+	snprintf(runner, sizeof(runner), "%s", base);
+	snprintf(log, sizeof(log), "%s.log", base);
+	snprintf(res, sizeof(res), "%s.result", base);
+	snprintf(out, sizeof(out), "%s.out", base);
+	snprintf(seed, sizeof(seed), "%llu", o->seed);
+
+	if (o->timeout_cap > 0 && o->timeout_cap < row->spec.timeout_s)
+		row->spec.timeout_s = o->timeout_cap;
+	if (g_spec_validate(&row->spec, why, sizeof(why))) {
+		r->verdict = WB_V_ERROR;
+		g_detail(r, "the lab's table is inconsistent: %s", why);
+	} else if (!exists(runner)) {
+		if (exists(log))
+			compile_error(r, log);
+		else {
+			r->verdict = WB_V_ERROR;
+			g_detail(r, "%s was not built (grade through make)", runner);
+		}
+	} else if (o->mode == G_BUILD_ONLY) {
+		r->verdict = WB_V_BUILT;
+	} else {
+		remove(res);
+		if (proc_run(argv, out, row->spec.timeout_s, &pr) < 0) {
+			r->verdict = WB_V_ERROR;
+			g_detail(r, "could not start %s: %s", runner, strerror(errno));
+		} else {
+			text = read_file(res, 1 << 20);
+			g_parse_record(text, r);
+			free(text);
+			r->wall_s = pr.wall_s;
+			judge_process(r, &pr, row->spec.timeout_s, out);
+		}
+	}
+	g_score(&row->spec, r, dev->copy_gbps);
+}
+
+/* Build the list of rows for the labs and exercises asked for. */
+static int collect(const struct options *o, struct g_row *rows, int max)
+{
+	char *labs[MAX_LABS];
+	struct g_spec specs[MAX_PER_LAB];
+	int nlabs = find_labs(o->labs_dir, o->lab, labs, MAX_LABS), n = 0;
+
+	if (nlabs <= 0) {
+		fprintf(stderr, "grader: no lab%s%s under %s\n", o->lab ? " named " : "",
+			o->lab ? o->lab : "s", o->labs_dir);
+		return -1;
+	}
+	for (int l = 0; l < nlabs; l++) {
+		int k = lab_specs(o, labs[l], specs, MAX_PER_LAB), broken = k < 0;
+
+		if (broken)
+			k = exercises_from_mk(o->labs_dir, labs[l], specs, MAX_PER_LAB);
+		for (int i = 0; i < k && n < max; i++) {
+			if (o->ex && strcmp(o->ex, specs[i].name))
+				continue;
+			memset(&rows[n], 0, sizeof(rows[n]));
+			rows[n].spec = specs[i];
+			if (broken) {
+				rows[n].res.verdict = WB_V_ERROR;
+				g_detail(&rows[n].res, "the lab's own code (%s) did not "
+						       "build or run: see %s/%s/",
+					 labs[l], o->build_dir, labs[l]);
+			}
+			n++;
+		}
+		free(labs[l]);
+	}
+	if (n == 0)
+		fprintf(stderr, "grader: no exercise %s in %s\n", o->ex ? o->ex : "",
+			o->lab ? o->lab : "the labs");
+	return n ? n : -1;
+}
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	proc_kill_current();
+	_exit(130);
+}
+
+static void header(const struct options *o, const struct g_run *run)
+{
+	if (o->mode == G_BUILD_ONLY) {
+		printf("Checking that %s builds (no GPU code is run)\n", o->source);
+		return;
+	}
+	printf("%s %s on %s (sm_%d, %d SMs, %.0f MB L2, driver %s)\n",
+	       o->mode == G_BENCH ? "Benchmarking" : "Grading", o->source,
+	       run->dev.name, run->dev.cc, run->dev.sms, run->dev.l2_mb,
+	       run->dev.driver);
+	printf("copy bandwidth %.0f GB/s (measured now); seed %llu\n",
+	       run->dev.copy_gbps, run->seed);
+}
+
+static int finish(const struct options *o, struct g_run *run)
+{
+	int all_ok = 1;
+
+	if (o->mode == G_BENCH)
+		report_bench(stdout, run);
+	else
+		report_table(stdout, run);
+	if (o->json && report_json(o->json, run))
+		fprintf(stderr, "grader: cannot write %s\n", o->json);
+	if (o->tsv && report_tsv(o->tsv, run))
+		fprintf(stderr, "grader: cannot write %s\n", o->tsv);
+	if (o->json)
+		printf("results: %s%s%s\n", o->json, o->tsv ? ", " : "",
+		       o->tsv ? o->tsv : "");
+	for (int i = 0; i < run->nrows; i++) {
+		enum wb_verdict v = run->rows[i].res.verdict;
+
+		all_ok &= v == WB_V_PASS || (o->mode == G_BUILD_ONLY && v == WB_V_BUILT);
+	}
+	return all_ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	static struct g_row rows[MAX_ROWS];
+	struct options o;
+	struct g_run run;
+
+	if (parse_args(argc, argv, &o))
+		return usage();
+	memset(&run, 0, sizeof(run));
+	signal(SIGINT, on_interrupt);
+	signal(SIGTERM, on_interrupt);
+	run.source = o.source;
+	run.mode = o.mode;
+	run.seed = o.have_seed ? o.seed : fresh_seed();
+	o.seed = run.seed;
+	run.rows = rows;
+	if (o.mode != G_BUILD_ONLY && probe_device(&o, &run.dev))
+		return 2;
+	run.nrows = collect(&o, rows, MAX_ROWS);
+	if (run.nrows < 0)
+		return 2;
+	header(&o, &run);
+	for (int i = 0; i < run.nrows; i++) {
+		struct g_row *row = &rows[i];
+
+		fprintf(stderr, "[%d/%d] %s/%s ...", i + 1, run.nrows, row->spec.lab,
+			row->spec.name);
+		if (row->res.verdict != WB_V_ERROR || !row->res.ndetails)
+			run_exercise(&o, &run.dev, row);
+		fprintf(stderr, " %s (%.1f s)\n", wb_verdict_label(row->res.verdict),
+			row->res.wall_s);
+	}
+	return finish(&o, &run);
+}

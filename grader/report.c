@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void g_totals(const struct g_run *run, double *points, double *max)
+{
+	*points = *max = 0;
+	for (int i = 0; i < run->nrows; i++) {
+		*points += run->rows[i].res.points;
+		*max += run->rows[i].res.max_points;
+	}
+}
+
+static void full_name(const struct g_row *row, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s/%s", row->spec.lab, row->spec.name);
+}
+
+static void fmt_us(char *buf, size_t n, const struct g_timing *t)
+{
+	if (!t->have)
+		snprintf(buf, n, "-");
+	else if (t->median_us >= 10000)
+		snprintf(buf, n, "%.2f ms", t->median_us / 1000);
+	else
+		snprintf(buf, n, "%.1f us", t->median_us);
+}
+
+static void fmt_or_dash(char *buf, size_t n, const char *fmt, double x)
+{
+	if (x > 0)
+		snprintf(buf, n, fmt, x);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void row_line(FILE *f, const struct g_row *row)
+{
+	const struct g_result *r = &row->res;
+	const struct g_timing *st = &r->t[G_STUDENT];
+	char name[2 * G_NAME_LEN + 2], tm[32], nv[32], sp[32], bw[32], pc[32];
+	char spread[32], tier[32], next[32], pts[32];
+
+	full_name(row, name, sizeof(name));
+	fmt_us(tm, sizeof(tm), st);
+	fmt_us(nv, sizeof(nv), &r->t[G_NAIVE]);
+	fmt_or_dash(sp, sizeof(sp), "%.2fx", r->speedup);
+	fmt_or_dash(bw, sizeof(bw), "%.0f", r->gbps);
+	fmt_or_dash(pc, sizeof(pc), "%.0f%%", r->pct_copy);
+	fmt_or_dash(spread, sizeof(spread), "%.1f%%",
+		    st->have ? 100 * (st->q3_us - st->q1_us) / st->median_us : 0);
+	if (row->spec.speed)
+		snprintf(tier, sizeof(tier), "%d/%d", r->tier, row->spec.ntiers);
+	else
+		snprintf(tier, sizeof(tier), "-");
+	fmt_or_dash(next, sizeof(next), "%.2fx",
+		    row->spec.speed ? r->next_target : 0);
+	snprintf(pts, sizeof(pts), "%g/%g", r->points, r->max_points);
+	fprintf(f, "%-26s %-15s %10s %10s %6s %8s %6s %5s %5s %7s %9s\n",
+		name, wb_verdict_label(r->verdict), tm, nv, spread, sp, bw, pc,
+		tier, next, pts);
+}
+
+void report_table(FILE *f, const struct g_run *run)
+{
+	double points, max;
+
+	fprintf(f, "\n%-26s %-15s %10s %10s %6s %8s %6s %5s %5s %7s %9s\n",
+		"exercise", "verdict", "time", "naive", "spread", "speedup",
+		"GB/s", "%copy", "tier", "next", "points");
+	for (int i = 0; i < run->nrows; i++)
+		row_line(f, &run->rows[i]);
+	for (int i = 0; i < run->nrows; i++) {
+		const struct g_row *row = &run->rows[i];
+		char name[2 * G_NAME_LEN + 2];
+
+		if (!row->res.ndetails)
+			continue;
+		full_name(row, name, sizeof(name));
+		fprintf(f, "\n%s: %s\n", name, wb_verdict_label(row->res.verdict));
+		for (int d = 0; d < row->res.ndetails; d++)
+			fprintf(f, "  %s\n", row->res.details[d]);
+	}
+	g_totals(run, &points, &max);
+	fprintf(f, "\ntotal: %g / %g points", points, max);
+	if (run->dev.copy_gbps > 0)
+		fprintf(f, "   (copy bandwidth %.0f GB/s; time and naive are "
+			   "medians, spread is the IQR of time)",
+			run->dev.copy_gbps);
+	fprintf(f, "\nreproduce with SEED=%llu\n", run->seed);
+}
+
+static void bench_cell(FILE *f, const struct g_timing *t, double bytes,
+		       double copy)
+{
+	char tm[32];
+	double gbps;
+
+	if (!t->have) {
+		fprintf(f, " %27s", "-");
+		return;
+	}
+	fmt_us(tm, sizeof(tm), t);
+	gbps = bytes > 0 ? bytes / (t->median_us * 1e-6) / 1e9 : 0;
+	if (gbps > 0 && copy > 0)
+		fprintf(f, " %11s %6.0f GB/s %4.0f%%", tm, gbps,
+			100 * gbps / copy);
+	else
+		fprintf(f, " %11s %15s", tm, "");
+}
+
+void report_bench(FILE *f, const struct g_run *run)
+{
+	fprintf(f, "\n%-26s %-12s %27s %27s %27s\n", "exercise", "size",
+		"naive", "solution", "library peer");
+	for (int i = 0; i < run->nrows; i++) {
+		const struct g_row *row = &run->rows[i];
+		char name[2 * G_NAME_LEN + 2];
+
+		if (!row->spec.speed)
+			continue;
+		full_name(row, name, sizeof(name));
+		fprintf(f, "%-26s %-12s", name, row->spec.bench);
+		if (row->res.verdict != WB_V_PASS) {
+			fprintf(f, " %s\n", wb_verdict_label(row->res.verdict));
+			continue;
+		}
+		for (int k = 0; k < 3; k++) {
+			static const int order[3] = { G_NAIVE, G_STUDENT, G_PEER };
+
+			bench_cell(f, &row->res.t[order[k]], row->res.bytes,
+				   run->dev.copy_gbps);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "\nmedian times; %%: of the copy bandwidth measured in this "
+		   "run (%.0f GB/s)\n", run->dev.copy_gbps);
+}
+
+void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* The text a student sees under one test: verdict, figures, details. */
+static void test_output(FILE *f, const struct g_row *row)
+{
+	const struct g_result *r = &row->res;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		json_string(f, wb_verdict_label(r->verdict));
+		return;
+	}
+	fprintf(m, "%s", wb_verdict_label(r->verdict));
+	if (r->t[G_STUDENT].have && r->t[G_NAIVE].have)
+		fprintf(m, ": %.1f us vs naive %.1f us, speedup %.2fx, %.0f GB/s"
+			   " (%.0f%% of copy bandwidth), tier %d of %d",
+			r->t[G_STUDENT].median_us, r->t[G_NAIVE].median_us,
+			r->speedup, r->gbps, r->pct_copy, r->tier,
+			row->spec.ntiers);
+	if (row->spec.speed && r->next_target > 0 && r->verdict == WB_V_PASS)
+		fprintf(m, "; next tier at %.2fx", r->next_target);
+	for (int d = 0; d < r->ndetails; d++)
+		fprintf(m, "\n%s", r->details[d]);
+	fclose(m);
+	json_string(f, text);
+	free(text);
+}
+
+static int write_atomic(const char *path, void (*fn)(FILE *, const struct g_run *),
+			const struct g_run *run)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fn(f, run);
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static void json_body(FILE *f, const struct g_run *run)
+{
+	double points, max;
+	char name[2 * G_NAME_LEN + 2], head[512];
+
+	g_totals(run, &points, &max);
+	snprintf(head, sizeof(head), "Graded on %s, copy bandwidth %.0f GB/s, "
+				     "seed %llu.", run->dev.name,
+		 run->dev.copy_gbps, run->seed);
+	fprintf(f, "{\n  \"score\": %g,\n  \"output\": ", points);
+	json_string(f, head);
+	fprintf(f, ",\n  \"visibility\": \"visible\",\n  \"tests\": [");
+	for (int i = 0; i < run->nrows; i++) {
+		const struct g_row *row = &run->rows[i];
+
+		full_name(row, name, sizeof(name));
+		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+		json_string(f, name);
+		fprintf(f, ", \"number\": \"%d\", \"score\": %g, \"max_score\": %g, "
+			   "\"status\": \"%s\", \"visibility\": \"visible\", "
+			   "\"output\": ",
+			i + 1, row->res.points, row->res.max_points,
+			row->res.verdict == WB_V_PASS ? "passed" : "failed");
+		test_output(f, row);
+		fputc('}', f);
+	}
+	fprintf(f, "\n  ]\n}\n");
+}
+
+static void tsv_body(FILE *f, const struct g_run *run)
+{
+	fprintf(f, "lab\texercise\tverdict\tpoints\tmax_points\tspeedup\t"
+		   "time_us\tnaive_us\tpeer_us\tgbps\tpct_copy\ttier\n");
+	for (int i = 0; i < run->nrows; i++) {
+		const struct g_row *row = &run->rows[i];
+		const struct g_result *r = &row->res;
+
+		fprintf(f, "%s\t%s\t%s\t%g\t%g\t%.4f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\n",
+			row->spec.lab, row->spec.name, wb_verdict_key(r->verdict),
+			r->points, r->max_points, r->speedup,
+			r->t[G_STUDENT].median_us, r->t[G_NAIVE].median_us,
+			r->t[G_PEER].median_us, r->gbps, r->pct_copy, r->tier);
+	}
+}
+
+int report_json(const char *path, const struct g_run *run)
+{
+	return write_atomic(path, json_body, run);
+}
+
+int report_tsv(const char *path, const struct g_run *run)
+{
+	return write_atomic(path, tsv_body, run);
+}

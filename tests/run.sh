@@ -1,0 +1,168 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# tests/run.sh - the test suite behind `make test`.
+#
+#   unit   the grader's logic (cmocka): tiers and points, statistics and the
+#          stopping rule, tolerances, canaries and poison, records, reports,
+#          the process runner with children that crash, hang or babble.
+#   build  every skeleton and solution compiles; each lab's lab.mk and its
+#          table agree; a submission that does not compile gets COMPILE
+#          ERROR while the rest still builds; with no GPU, make grade says
+#          so in one line.
+#   gpu    solutions grade to full marks, skeletons to 0 (NOT IMPLEMENTED),
+#          and every broken submission under tests/broken/ gets its verdict
+#          while the other exercises in the same run still grade. Skipped,
+#          with the reason, when there is no usable GPU.
+#
+# Prints PASS/FAIL/SKIP lines and ends with "N passed, N failed, N skipped".
+# Exit status 0 only when nothing failed. Environment: BUILD, B, GRADER,
+# DEVINFO, MAKE (set by the Makefile).
+
+set -u
+: "${BUILD:=build}" "${MAKE:=make}"
+LOGS="$BUILD/test-logs"
+mkdir -p "$LOGS"
+passed=0 failed=0 skipped=0
+
+pass() { passed=$((passed + 1)); echo "PASS $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/    /' "$2" | tail -n 25; }
+skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
+
+# A results.tsv row's verdict and points: verdict_of TSV LAB EXERCISE
+verdict_of() { awk -F '\t' -v l="$2" -v e="$3" '$1 == l && $2 == e { print $3 }' "$1"; }
+points_of() { awk -F '\t' -v l="$2" -v e="$3" '$1 == l && $2 == e { print $4 "/" $5 }' "$1"; }
+
+# ---- unit ------------------------------------------------------------------
+section_unit() {
+	for t in "$BUILD"/host/tests/test_*; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		if FAKE_CHILD="$BUILD/host/tests/fake_child" "$t" > "$LOGS/$name.log" 2>&1; then
+			pass "unit/$name ($(grep -c '^\[       OK \]' "$LOGS/$name.log") cases)"
+		else
+			fail "unit/$name" "$LOGS/$name.log"
+		fi
+	done
+}
+
+# ---- build -----------------------------------------------------------------
+build_only() { # build_only SRC TAG: build SRC's runners, grade in build-only mode
+	$MAKE --no-print-directory runners SRC="$1" > "$LOGS/build-$2.log" 2>&1 &&
+		"$GRADER" --labs labs --build "$B/$2" --source "$1" --mode build-only \
+			--tsv "$LOGS/build-$2.tsv" >> "$LOGS/build-$2.log" 2>&1
+}
+
+section_build() {
+	for src in labs solutions; do
+		if build_only "$src" "$src"; then
+			pass "build/every $src file compiles"
+		else
+			fail "build/every $src file compiles" "$LOGS/build-$src.log"
+		fi
+	done
+
+	for mk in labs/*/lab.mk; do
+		lab=$(basename "$(dirname "$mk")")
+		want=$(sed -n 's/^EXERCISES *:*= *//p' "$mk" | tr -s ' ' '\n' | sort | tr '\n' ' ')
+		have=$("$B/labs/$lab/info" --list | awk '$1 == "exercise" { print $2 }' | sort | tr '\n' ' ')
+		if [ -n "$want" ] && [ "$want" = "$have" ]; then
+			pass "build/$lab: lab.mk and the table agree ($want)"
+		else
+			echo "lab.mk: $want / table: $have" > "$LOGS/agree-$lab.log"
+			fail "build/$lab: lab.mk and the table agree" "$LOGS/agree-$lab.log"
+		fi
+		for s in labs/"$lab"/*.cu; do
+			ex=$(basename "$s" .cu)
+			case " $want " in *" $ex "*) ;; *) continue ;; esac
+			if [ -f "solutions/$lab/$ex.cu" ]; then
+				pass "build/$lab/$ex has a solution"
+			else
+				fail "build/$lab/$ex has a solution"
+			fi
+		done
+	done
+
+	tag="tests_broken_compile-error+solutions"
+	build_only "tests/broken/compile-error solutions" "$tag"
+	v=$(verdict_of "$LOGS/build-$tag.tsv" 05-reduction sum)
+	o=$(verdict_of "$LOGS/build-$tag.tsv" 05-reduction argmax)
+	if [ "$v" = COMPILE_ERROR ] && [ "$o" = BUILT ] &&
+	   grep -q "undeclared\|identifier \"total\"" "$LOGS/build-$tag.log"; then
+		pass "build/a compile error costs its exercise only, and shows the compiler's words"
+	else
+		fail "build/a compile error costs its exercise only (sum=$v argmax=$o)" "$LOGS/build-$tag.log"
+	fi
+
+	if ! "$DEVINFO" --check > /dev/null 2>&1; then
+		$MAKE --no-print-directory grade > "$LOGS/grade-nogpu.log" 2>&1
+		rc=$?
+		if [ $rc -ne 0 ] && grep -q '^no CUDA GPU found: ' "$LOGS/grade-nogpu.log" &&
+		   [ "$(grep -c 'no CUDA GPU' "$LOGS/grade-nogpu.log")" -eq 1 ]; then
+			pass "build/make grade with no GPU says so in one line"
+		else
+			fail "build/make grade with no GPU says so in one line" "$LOGS/grade-nogpu.log"
+		fi
+	fi
+}
+
+# ---- gpu -------------------------------------------------------------------
+grade_to() { # grade_to SRC LOGNAME [make args...]: grade, keep the TSV
+	src=$1 name=$2
+	shift 2
+	$MAKE --no-print-directory grade SRC="$src" TSV="$LOGS/$name.tsv" \
+		JSON="$LOGS/$name.json" "$@" > "$LOGS/$name.log" 2>&1
+}
+
+section_gpu() {
+	why=$("$DEVINFO" --check 2>&1)
+	if [ $? -ne 0 ]; then
+		skip "gpu/solutions grade to full marks: ${why:-no usable GPU}"
+		skip "gpu/skeletons grade to 0, not implemented: ${why:-no usable GPU}"
+		for d in tests/broken/*/; do
+			skip "gpu/broken/$(basename "$d"): ${why:-no usable GPU}"
+		done
+		return
+	fi
+
+	grade_to solutions solutions
+	bad=$(awk -F '\t' 'NR > 1 && ($3 != "PASS" || $4 != $5)' "$LOGS/solutions.tsv")
+	if [ -s "$LOGS/solutions.tsv" ] && [ -z "$bad" ]; then
+		pass "gpu/solutions grade to full marks"
+	else
+		fail "gpu/solutions grade to full marks" "$LOGS/solutions.log"
+	fi
+
+	grade_to labs skeletons
+	bad=$(awk -F '\t' 'NR > 1 && ($3 != "NOT_IMPLEMENTED" || $4 != 0)' "$LOGS/skeletons.tsv")
+	if [ -s "$LOGS/skeletons.tsv" ] && [ -z "$bad" ]; then
+		pass "gpu/skeletons grade to 0, not implemented"
+	else
+		fail "gpu/skeletons grade to 0, not implemented" "$LOGS/skeletons.log"
+	fi
+
+	for d in tests/broken/*/; do
+		case=$(basename "$d")
+		lab=$(sed -n '1s|/.*||p' "$d/expect")
+		grade_to "tests/broken/$case solutions" "broken-$case" LAB="$lab" TIMEOUT=15
+		ok=1
+		while read -r ex want; do
+			got=$(verdict_of "$LOGS/broken-$case.tsv" "${ex%%/*}" "${ex#*/}")
+			[ "$got" = "$want" ] || { ok=0; echo "$ex: got ${got:-nothing}, expected $want" >> "$LOGS/broken-$case.log"; }
+		done < "$d/expect"
+		if [ $ok = 1 ]; then
+			pass "gpu/broken/$case gets $(head -n 1 "$d/expect" | cut -d' ' -f2), the rest still grades"
+		else
+			fail "gpu/broken/$case" "$LOGS/broken-$case.log"
+		fi
+	done
+}
+
+sections=${TEST_SECTIONS:-unit build gpu}
+for s in $sections; do
+	echo "== $s"
+	"section_$s"
+done
+echo
+echo "test: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
