@@ -179,9 +179,16 @@ static enum call_status checked_call(struct wb_ctx *c, enum wb_impl impl)
 		student_started = 1;
 	wb_where("running the %s code at size %s", impl_names[impl],
 		 c->size->label);
-	if (c->ex->run(c, impl) == WB_MISSING)
-		wb_die("no %s implementation of %s is linked in",
-		       impl_names[impl], c->ex->name);
+	if (c->ex->run(c, impl) == WB_MISSING) {
+		if (impl != WB_STUDENT)
+			wb_die("no %s implementation of %s is linked in",
+			       impl_names[impl], c->ex->name);
+		wb_result("detail", "the file does not define this exercise's "
+				    "entry point: keep the function's name and "
+				    "signature from the skeleton (see the lab's "
+				    "header)");
+		finish(WB_V_COMPILE_ERROR, 0);
+	}
 	if (wb_todo_hit)
 		return CALL_TODO;
 	wb_where("waiting for the %s code at size %s", impl_names[impl],

@@ -94,6 +94,17 @@ section_build() {
 		fail "build/a compile error costs its exercise only (sum=$v argmax=$o)" "$LOGS/build-$tag.log"
 	fi
 
+	for d in tests/broken/*/ tests/ladder/*/; do
+		case $d in */compile-error/) continue ;; esac
+		kind=$(basename "$(dirname "$d")") name=$(basename "$d")
+		tag="tests_${kind}_$name+solutions"
+		if build_only "tests/$kind/$name solutions" "$tag"; then
+			pass "build/tests/$kind/$name compiles"
+		else
+			fail "build/tests/$kind/$name compiles" "$LOGS/build-$tag.log"
+		fi
+	done
+
 	if ! "$DEVINFO" --check > /dev/null 2>&1; then
 		$MAKE --no-print-directory grade > "$LOGS/grade-nogpu.log" 2>&1
 		rc=$?

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# grader/doctor.sh - what this machine has for the workbook, and for
+# anything missing, what to do. Called by `make doctor` with the nvcc and
+# devinfo paths. Read-only: it changes nothing.
+
+NVCC=${1:-nvcc}
+DEVINFO=${2:-}
+problems=0
+
+ok()   { printf '  %-18s %s\n' "$1" "$2"; }
+miss() { printf '  %-18s MISSING: %s\n' "$1" "$2"; problems=$((problems + 1)); }
+note() { printf '  %-18s not found: %s\n' "$1" "$2"; }
+
+echo "To grade (required):"
+if command -v "$NVCC" > /dev/null 2>&1; then
+	ok nvcc "$("$NVCC" --version | sed -n 's/.*release \([0-9.]*\).*/CUDA \1/p') ($(command -v "$NVCC"))"
+else
+	miss nvcc "install the CUDA Toolkit >= 12 (https://developer.nvidia.com/cuda-downloads) or set CUDA_HOME=/path/to/cuda"
+fi
+ok make "$(make --version | head -n 1)"
+if command -v "${CC:-cc}" > /dev/null 2>&1; then
+	ok "C compiler" "$("${CC:-cc}" --version | head -n 1)"
+else
+	miss "C compiler" "install gcc (Debian/Ubuntu: sudo apt-get install build-essential)"
+fi
+
+echo "The GPU:"
+if [ -n "$DEVINFO" ] && [ -x "$DEVINFO" ]; then
+	if out=$("$DEVINFO" 2>&1); then
+		echo "$out" | sed 's/^/  /'
+	else
+		miss GPU "$out"
+		echo "  (grading needs an NVIDIA GPU of compute capability >= 7.5 and its driver;"
+		echo "   everything else, make test included, works without one)"
+	fi
+else
+	miss devinfo "not built: run make tools"
+fi
+if command -v nvidia-smi > /dev/null 2>&1; then
+	ok nvidia-smi "$(nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.mem,temperature.gpu \
+		--format=csv,noheader 2>/dev/null | head -n 1 | sed 's/^/driver /')"
+fi
+
+echo "To profile and check (optional):"
+for tool in ncu compute-sanitizer cuobjdump; do
+	p=$(command -v "$tool" 2>/dev/null || ls "$(dirname "$(command -v "$NVCC" 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")/$tool" 2>/dev/null)
+	if [ -n "$p" ]; then
+		ok "$tool" "$p"
+	else
+		note "$tool" "part of the CUDA Toolkit; add its bin/ folder to PATH"
+	fi
+done
+
+echo "To run make test (optional for students):"
+if pkg-config --exists cmocka jansson 2>/dev/null; then
+	ok "cmocka, jansson" "cmocka $(pkg-config --modversion cmocka), jansson $(pkg-config --modversion jansson)"
+else
+	note "cmocka, jansson" "sudo apt-get install libcmocka-dev libjansson-dev pkg-config"
+fi
+
+if [ "$problems" -eq 0 ]; then
+	echo "Ready: make grade"
+else
+	echo "$problems thing(s) to fix before make grade (see MISSING above)."
+fi
