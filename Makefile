@@ -20,7 +20,9 @@
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
-CC        ?= gcc
+ifeq ($(origin CC),default)
+CC        := gcc
+endif
 BUILD     ?= build
 SRC       ?= labs
 LAB       ?=
@@ -55,7 +57,9 @@ LDLIBS    := -lm
 
 # ---- the labs: each folder with a lab.mk plugs in here ----------------------
 LABS      := $(patsubst labs/%/lab.mk,%,$(sort $(wildcard labs/*/lab.mk)))
-lab_match  = $(filter $(LAB) %-$(LAB),$(1))
+# LAB= names a lab in full (05-reduction) or without its number (reduction).
+lab_short  = $(patsubst $(firstword $(subst -, ,$(1)))-%,%,$(1))
+lab_match  = $(foreach l,$(1),$(if $(filter $(LAB),$(l) $(call lab_short,$(l))),$(l)))
 ifneq ($(LAB),)
 LABS_SEL  := $(call lab_match,$(LABS))
 ifeq ($(LABS_SEL),)
@@ -100,11 +104,16 @@ $$(foreach e,$$(EXERCISES),$$(eval $$(call exercise_rule,$(1),$$(e))))
 endef
 
 # exercise_rule(lab, exercise): compile the submission's file and link its
-# runner. A compile or link error is not a build failure: it is written to
+# runner. <runner>.src records which file that was, so a runner is rebuilt
+# when its file is removed or another SRC root's file takes its place. A compile or link error is not a build failure: it is written to
 # <runner>.log, the runner is removed, and the grader reports COMPILE ERROR
 # for this exercise alone.
 define exercise_rule
-$(T)/$(1)/$(2): $(call student_src,$(1),$(2)) $$($(1)_OBJS) $(HARNESS)
+$(T)/$(1)/$(2).src: FORCE
+	@mkdir -p $$(@D)
+	@echo '$(call student_src,$(1),$(2))' | cmp -s - $$@ || echo '$(call student_src,$(1),$(2))' > $$@
+
+$(T)/$(1)/$(2): $(T)/$(1)/$(2).src $(call student_src,$(1),$(2)) $$($(1)_OBJS) $(HARNESS)
 	@mkdir -p $$(@D); rm -f $$@
 	@if [ -z "$(call student_src,$(1),$(2))" ]; then \
 		echo "no $(1)/$(2).cu in SRC=$(SRC)" > $$@.log; \
@@ -146,6 +155,9 @@ $(GRADER): $(GRADER_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+FORCE:
+.PHONY: FORCE
 
 # ---- what people run ---------------------------------------------------------
 # A runner whose last build failed has no file, so make retries it next time.

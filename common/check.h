@@ -4,8 +4,8 @@
  *
  * Outputs are poisoned before every call (every byte 0xff: a NaN for
  * floats, -1 for integers) so that an element the kernel never wrote is
- * seen as such. Each output is followed by a canary region of known bytes;
- * a change there means the kernel wrote past the end of its output.
+ * seen as such. Every buffer is guarded before and after by canary regions
+ * of known bytes; a change there means the kernel wrote outside it.
  * Comparisons are against a double-precision reference.
  */
 #ifndef WB_CHECK_H

@@ -15,8 +15,9 @@
  * the median's error estimate rests on are themselves unreliable. */
 #define WB_MIN_SAMPLES 15
 
-/* Never more than this many: enough for a 0.2% median on a noisy GPU. */
-#define WB_MAX_SAMPLES 400
+/* Never more than this many: enough for a 0.2% median on a noisy GPU. Odd,
+ * because sampling stops only after a forward round (an odd count). */
+#define WB_MAX_SAMPLES 401
 
 /* Stop once each median's estimated relative standard error is under this:
  * 0.5% keeps a 1.15x tier boundary far outside the noise. */
@@ -30,7 +31,8 @@
  * the L2 evicts every line whatever the replacement policy. */
 #define WB_FLUSH_MIN_BYTES (32u << 20)
 
-/* Guard regions around every output. 256 bytes before keeps the output at
+/* Guard regions around every buffer (inputs, outputs and the workspace).
+ * 256 bytes before keeps the buffer at
  * cudaMalloc's 256-byte alignment; 4 KiB after catches a missing tail guard
  * even when a whole block of 1024 threads runs past the end. */
 #define WB_GUARD_BEFORE 256u

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * verdict.h - the outcomes of grading one exercise, shared by the exercise
- * runner (which decides the in-process ones) and the grader's driver
- * (which decides those seen from outside: compile error, crash, timeout).
+ * runner (which decides what it sees: wrong results, out-of-bounds writes,
+ * CUDA errors, a missing entry point) and the grader's driver (which
+ * decides what is seen from outside: compile errors, signals, timeouts).
  */
 #ifndef WB_VERDICT_H
 #define WB_VERDICT_H

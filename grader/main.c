@@ -228,7 +228,13 @@ static int exercises_from_mk(const char *labs_dir, const char *lab,
 	text = read_file(path, 1 << 16);
 	if (!text)
 		return 0;
-	l = strstr(text, "EXERCISES");
+	/* The line that starts with EXERCISES (comments may name it too). */
+	l = text;
+	while (l && strncmp(l, "EXERCISES", 9)) {
+		l = strchr(l, '\n');
+		if (l)
+			l++;
+	}
 	if (l && (l = strchr(l, '='))) {
 		char *end = strchr(l, '\n');
 
@@ -276,8 +282,12 @@ static void compile_error(struct g_result *r, const char *log)
 	r->verdict = WB_V_COMPILE_ERROR;
 	g_detail(r, "the file did not compile; the compiler said (full log: %s):",
 		 log);
-	if (!text)
+	if (!text || !*text) {
+		g_detail(r, "  (the log is empty: the runner is missing; rebuild "
+			    "with make grade)");
+		free(text);
 		return;
+	}
 	/* Start at the first line that says "error", if any. */
 	{
 		char *e = strstr(text, "error");
@@ -491,6 +501,11 @@ int main(int argc, char **argv)
 	run.seed = o.have_seed ? o.seed : fresh_seed();
 	o.seed = run.seed;
 	run.rows = rows;
+	/* No results file may outlive the run it does not describe. */
+	if (o.json)
+		remove(o.json);
+	if (o.tsv)
+		remove(o.tsv);
 	if (o.mode != G_BUILD_ONLY && probe_device(&o, &run.dev))
 		return 2;
 	run.nrows = collect(&o, rows, MAX_ROWS);

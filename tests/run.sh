@@ -31,7 +31,7 @@ skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
 
 # A results.tsv row's verdict and points: verdict_of TSV LAB EXERCISE
 verdict_of() { awk -F '\t' -v l="$2" -v e="$3" '$1 == l && $2 == e { print $3 }' "$1"; }
-points_of() { awk -F '\t' -v l="$2" -v e="$3" '$1 == l && $2 == e { print $4 "/" $5 }' "$1"; }
+speedup_of() { awk -F '\t' -v l="$2" -v e="$3" '$1 == l && $2 == e { print $6 }' "$1"; }
 
 # ---- unit ------------------------------------------------------------------
 section_unit() {
@@ -157,9 +157,14 @@ section_gpu() {
 		lab=$(sed -n '1s|/.*||p' "$d/expect")
 		grade_to "tests/broken/$case solutions" "broken-$case" LAB="$lab" TIMEOUT=15
 		ok=1
-		while read -r ex want; do
+		# expect: "lab/exercise VERDICT [speedup<MAX]" per line
+		while read -r ex want limit; do
 			got=$(verdict_of "$LOGS/broken-$case.tsv" "${ex%%/*}" "${ex#*/}")
 			[ "$got" = "$want" ] || { ok=0; echo "$ex: got ${got:-nothing}, expected $want" >> "$LOGS/broken-$case.log"; }
+			[ -n "$limit" ] || continue
+			sp=$(speedup_of "$LOGS/broken-$case.tsv" "${ex%%/*}" "${ex#*/}")
+			awk -v s="$sp" -v m="${limit#speedup<}" 'BEGIN { exit !(s > 0 && s < m) }' ||
+				{ ok=0; echo "$ex: speedup ${sp:-none}, expected below ${limit#speedup<}" >> "$LOGS/broken-$case.log"; }
 		done < "$d/expect"
 		if [ $ok = 1 ]; then
 			pass "gpu/broken/$case gets $(head -n 1 "$d/expect" | cut -d' ' -f2), the rest still grades"

@@ -12,9 +12,9 @@
 #include "reduction.h"
 
 /*
- * Each runner links one submission file; the entry points of the other
- * exercises (and the peers, outside make bench) may be absent. Weak
- * references make them NULL instead of a link error.
+ * Each runner links one submission file, so the entry points of the other
+ * exercises are absent (and so are the peers, if PEER_SRCS is emptied).
+ * Weak references make them NULL instead of a link error.
  */
 #pragma weak reduce_sum
 #pragma weak reduce_argmax
