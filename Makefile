@@ -225,6 +225,9 @@ $(BUILD)/host/tests/fake_child: tests/unit/fake_child.c
 
 test-unit: test-deps $(UNIT_TESTS) $(BUILD)/host/tests/fake_child
 
+# Objects only the tests link are not intermediates to delete.
+.SECONDARY: $(UNIT_LIB)
+
 test: test-deps
 	@$(MAKE) --no-print-directory test-unit tools
 	@BUILD=$(BUILD) B=$(B) GRADER=$(GRADER) DEVINFO=$(DEVINFO) MAKE="$(MAKE)" \

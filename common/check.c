@@ -46,9 +46,11 @@ size_t wb_poisoned_words(const void *p, size_t count)
 
 int wb_close(double got, double want, double atol, double rtol)
 {
-	double err = fabs(got - want);
-
-	return err <= atol + rtol * fabs(want); /* false for NaN */
+	/* An infinite reference is matched only by the same infinity (a
+	 * relative tolerance of inf would accept anything). */
+	if (!isfinite(want) || !isfinite(got))
+		return got == want; /* false for NaN */
+	return fabs(got - want) <= atol + rtol * fabs(want);
 }
 
 static void note(struct wb_cmp *c, size_t i, double got, double want)

@@ -71,8 +71,12 @@ int proc_run(char *const argv[], const char *out_path, double timeout_s,
 
 		if (w == pid)
 			break;
-		if (w < 0 && errno != EINTR)
-			break;
+		if (w < 0 && errno != EINTR) {
+			/* Lost track of the child: never report that as success. */
+			kill(-pid, SIGKILL);
+			current = 0;
+			return -1;
+		}
 		if (now_s() - t0 > timeout_s) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
@@ -96,7 +100,10 @@ int proc_run(char *const argv[], const char *out_path, double timeout_s,
 	return 0;
 }
 
-char *read_file(const char *path, size_t max)
+/* Read at most max bytes of path from offset from_end before its end
+ * (or from its start when from_end is 0) into a new string. */
+static char *read_part(const char *path, size_t max, int from_end,
+		       long *size)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf;
@@ -104,46 +111,48 @@ char *read_file(const char *path, size_t max)
 
 	if (!f)
 		return NULL;
+	fseek(f, 0, SEEK_END);
+	*size = ftell(f);
+	if (from_end && *size > (long)max)
+		fseek(f, *size - (long)max, SEEK_SET);
+	else
+		rewind(f);
 	buf = malloc(max + 1);
-	if (!buf) {
-		fclose(f);
-		return NULL;
+	if (buf) {
+		n = fread(buf, 1, max, f);
+		buf[n] = '\0';
+		/* A NUL a program printed must not hide what followed it. */
+		for (size_t i = 0; i < n; i++)
+			if (!buf[i])
+				buf[i] = ' ';
 	}
-	n = fread(buf, 1, max, f);
-	buf[n] = '\0';
 	fclose(f);
 	return buf;
 }
 
+char *read_file(const char *path, size_t max)
+{
+	long size;
+
+	return read_part(path, max, 0, &size);
+}
+
 char *file_tail(const char *path, size_t max)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf, *start;
 	long size;
-	size_t n;
+	/* One byte more than asked: it says whether the window starts a line. */
+	char *buf = read_part(path, max + 1, 1, &size), *start, *nl;
 
-	if (!f)
+	if (!buf)
 		return NULL;
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	if (size > (long)max)
-		fseek(f, size - (long)max, SEEK_SET);
-	else
-		rewind(f);
-	buf = malloc(max + 1);
-	if (!buf) {
-		fclose(f);
-		return NULL;
-	}
-	n = fread(buf, 1, max, f);
-	buf[n] = '\0';
-	fclose(f);
 	start = buf;
 	if (size > (long)max) {
-		char *nl = strchr(buf, '\n');
-
-		if (nl)
+		/* Drop the partial first line, unless it is the only line. */
+		nl = strchr(buf, '\n');
+		if (nl && nl[1])
 			start = nl + 1;
+		else if (size > (long)max + 1 || buf[0] != '\n')
+			start = buf + 1;
 	}
 	memmove(buf, start, strlen(start) + 1);
 	return buf;

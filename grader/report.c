@@ -140,13 +140,43 @@ void report_bench(FILE *f, const struct g_run *run)
 		   "run (%.0f GB/s)\n", run->dev.copy_gbps);
 }
 
-void json_string(FILE *f, const char *s)
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 :
+		s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
+		s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
+
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
+		return 0; /* overlong, or a UTF-16 surrogate */
+	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
+		return 0; /* overlong, or past U+10FFFF */
+	return n;
+}
+
+/* Write s as a JSON string literal (quotes and escapes included). */
+static void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '"' || c == '\\')
+		if (c >= 0x80) {
+			/* Text from compilers and student programs may be any
+			 * bytes; JSON must be UTF-8: keep valid sequences,
+			 * replace the rest with U+FFFD. */
+			int n = utf8_len((const unsigned char *)s);
+
+			if (n) {
+				fwrite(s, 1, n, f);
+				s += n - 1;
+			} else {
+				fputs("\\ufffd", f);
+			}
+		} else if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c == '\n')
 			fputs("\\n", f);

@@ -42,8 +42,6 @@ void g_totals(const struct g_run *run, double *points, double *max);
 
 void report_table(FILE *f, const struct g_run *run);
 void report_bench(FILE *f, const struct g_run *run);
-/* Write a JSON string literal (quotes and escapes included). */
-void json_string(FILE *f, const char *s);
 /* Each writes to a temporary file and renames it: never half a file. */
 int report_json(const char *path, const struct g_run *run);
 int report_tsv(const char *path, const struct g_run *run);

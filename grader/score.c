@@ -15,8 +15,8 @@
 
 int g_spec_validate(const struct g_spec *s, char *why, size_t n)
 {
-	if (s->points_correct < 0 || s->points_speed < 0) {
-		snprintf(why, n, "negative points");
+	if (!(s->points_correct >= 0) || !(s->points_speed >= 0)) {
+		snprintf(why, n, "negative or undefined points");
 		return -1;
 	}
 	if (!s->speed) {
@@ -33,7 +33,7 @@ int g_spec_validate(const struct g_spec *s, char *why, size_t n)
 	for (int i = 0; i < s->ntiers; i++) {
 		const struct g_tier *t = &s->tiers[i];
 
-		if (t->speedup <= 0 || t->points < 0 ||
+		if (!(t->speedup > 0) || !(t->points >= 0) ||
 		    (i && (t->speedup <= t[-1].speedup ||
 			   t->points <= t[-1].points))) {
 			snprintf(why, n, "tier %d does not rise above tier %d",

@@ -36,6 +36,7 @@ speedup_of() { awk -F '\t' -v l="$2" -v e="$3" '$1 == l && $2 == e { print $6 }'
 # ---- unit ------------------------------------------------------------------
 section_unit() {
 	for t in "$BUILD"/host/tests/test_*; do
+		case $t in *.d) continue ;; esac
 		[ -x "$t" ] || continue
 		name=$(basename "$t")
 		if FAKE_CHILD="$BUILD/host/tests/fake_child" "$t" > "$LOGS/$name.log" 2>&1; then
@@ -125,6 +126,16 @@ grade_to() { # grade_to SRC LOGNAME [make args...]: grade, keep the TSV
 		JSON="$LOGS/$name.json" "$@" > "$LOGS/$name.log" 2>&1
 }
 
+# every_row NAME AWK-BAD-ROW TEST: pass when NAME.tsv has rows and none is bad
+every_row() {
+	bad=$(awk -F '\t' "$2" "$LOGS/$1.tsv" 2>/dev/null)
+	if [ -s "$LOGS/$1.tsv" ] && [ -z "$bad" ]; then
+		pass "$3"
+	else
+		fail "$3" "$LOGS/$1.log"
+	fi
+}
+
 section_gpu() {
 	why=$("$DEVINFO" --check 2>&1)
 	if [ $? -ne 0 ]; then
@@ -137,20 +148,11 @@ section_gpu() {
 	fi
 
 	grade_to solutions solutions
-	bad=$(awk -F '\t' 'NR > 1 && ($3 != "PASS" || $4 != $5)' "$LOGS/solutions.tsv")
-	if [ -s "$LOGS/solutions.tsv" ] && [ -z "$bad" ]; then
-		pass "gpu/solutions grade to full marks"
-	else
-		fail "gpu/solutions grade to full marks" "$LOGS/solutions.log"
-	fi
-
+	every_row solutions 'NR > 1 && ($3 != "PASS" || $4 != $5)' \
+		"gpu/solutions grade to full marks"
 	grade_to labs skeletons
-	bad=$(awk -F '\t' 'NR > 1 && ($3 != "NOT_IMPLEMENTED" || $4 != 0)' "$LOGS/skeletons.tsv")
-	if [ -s "$LOGS/skeletons.tsv" ] && [ -z "$bad" ]; then
-		pass "gpu/skeletons grade to 0, not implemented"
-	else
-		fail "gpu/skeletons grade to 0, not implemented" "$LOGS/skeletons.log"
-	fi
+	every_row skeletons 'NR > 1 && ($3 != "NOT_IMPLEMENTED" || $4 != 0)' \
+		"gpu/skeletons grade to 0, not implemented"
 
 	for d in tests/broken/*/; do
 		case=$(basename "$d")

@@ -1,0 +1,524 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_record.c - grader/record.c and common/result.c: reading a lab's
+ * `info --list` table, reading a runner's result record (complete or cut
+ * short, clean or garbled), and a record written through the result
+ * channel read back the same.
+ */
+#include "unit.h"
+
+#include "grade.h"
+#include "result.h"
+
+/* As printed by build/sm75/labs/05-reduction/info --list. */
+static const char reduction_list[] =
+	"lab 05-reduction\n"
+	"exercise sum speed 40 60 60 float32 sum of n elements\n"
+	"tier sum 2 20\n"
+	"tier sum 4.5 40\n"
+	"tier sum 7.1 60\n"
+	"bench sum n=64M\n"
+	"exercise argmax speed 40 60 60 index of the largest float "
+	"(lowest on ties)\n"
+	"tier argmax 2.5 20\n"
+	"tier argmax 5 40\n"
+	"tier argmax 8.8 60\n"
+	"bench argmax n=64M\n";
+
+/* What a correctness exercise prints: no tiers, bench "-". */
+static const char correctness_list[] =
+	"lab 01-basics\n"
+	"exercise saxpy correctness 10 0 30 y = a * x + y, in place\n"
+	"bench saxpy -\n";
+
+static struct g_result fresh(void)
+{
+	struct g_result r;
+
+	memset(&r, 0, sizeof(r)); /* as the driver does before parsing */
+	return r;
+}
+
+/* ---- g_parse_list ---- */
+
+static void list_reduction(void **state)
+{
+	struct g_spec s[8];
+	char why[128];
+
+	(void)state;
+	assert_int_equal(g_parse_list(reduction_list, "05-reduction", s, 8), 2);
+	assert_string_equal(s[0].lab, "05-reduction");
+	assert_string_equal(s[0].name, "sum");
+	assert_string_equal(s[0].title, "float32 sum of n elements");
+	assert_string_equal(s[0].bench, "n=64M");
+	assert_int_equal(s[0].speed, 1);
+	assert_near(s[0].points_correct, 40, 0);
+	assert_near(s[0].points_speed, 60, 0);
+	assert_near(s[0].timeout_s, 60, 0);
+	assert_int_equal(s[0].ntiers, 3);
+	assert_near(s[0].tiers[0].speedup, 2, 0);
+	assert_near(s[0].tiers[0].points, 20, 0);
+	assert_near(s[0].tiers[1].speedup, 4.5, 0);
+	assert_near(s[0].tiers[1].points, 40, 0);
+	assert_near(s[0].tiers[2].speedup, 7.1, 0);
+	assert_near(s[0].tiers[2].points, 60, 0);
+	assert_string_equal(s[1].name, "argmax");
+	assert_string_equal(s[1].title,
+			    "index of the largest float (lowest on ties)");
+	assert_int_equal(s[1].ntiers, 3);
+	assert_near(s[1].tiers[0].speedup, 2.5, 0);
+	assert_near(s[1].tiers[2].speedup, 8.8, 0);
+	assert_string_equal(s[1].bench, "n=64M");
+	/* What the lab says must also be a consistent table. */
+	assert_int_equal(g_spec_validate(&s[0], why, sizeof(why)), 0);
+	assert_int_equal(g_spec_validate(&s[1], why, sizeof(why)), 0);
+}
+
+static void list_correctness_exercise(void **state)
+{
+	struct g_spec s[2];
+	char why[128];
+
+	(void)state;
+	assert_int_equal(g_parse_list(correctness_list, "01-basics", s, 2), 1);
+	assert_int_equal(s[0].speed, 0);
+	assert_int_equal(s[0].ntiers, 0);
+	assert_string_equal(s[0].bench, "-");
+	assert_string_equal(s[0].title, "y = a * x + y, in place");
+	assert_near(s[0].timeout_s, 30, 0);
+	assert_int_equal(g_spec_validate(&s[0], why, sizeof(why)), 0);
+}
+
+static void list_crlf(void **state)
+{
+	static const char text[] =
+		"lab 05-reduction\r\n"
+		"exercise sum speed 40 60 60 float32 sum\r\n"
+		"tier sum 2 60\r\n"
+		"bench sum n=1M\r\n";
+	struct g_spec s[2];
+
+	(void)state;
+	assert_int_equal(g_parse_list(text, "05-reduction", s, 2), 1);
+	assert_string_equal(s[0].title, "float32 sum");
+	assert_string_equal(s[0].bench, "n=1M");
+}
+
+static void list_empty(void **state)
+{
+	struct g_spec s[2];
+
+	(void)state;
+	assert_int_equal(g_parse_list("", "x", s, 2), 0);
+	assert_int_equal(g_parse_list("lab 07-empty\n", "x", s, 2), 0);
+}
+
+static void list_garbled(void **state)
+{
+	struct g_spec s[8];
+
+	(void)state;
+	assert_int_equal(g_parse_list("Segmentation fault (core dumped)\n",
+				      "x", s, 8), -1);
+	/* One bad line spoils the table, wherever it is. */
+	assert_int_equal(g_parse_list("lab x\nexercise a speed 1 2 3 t\n"
+				      "tier a 2 2\nwarning: something\n",
+				      "x", s, 8), -1);
+	/* Points that are not numbers. */
+	assert_int_equal(g_parse_list("exercise a speed forty 60 60 t\n",
+				      "x", s, 8), -1);
+	assert_int_equal(g_parse_list("tier a two 20\n", "x", s, 8), -1);
+}
+
+static void list_tier_for_unknown_exercise(void **state)
+{
+	struct g_spec s[8];
+
+	(void)state;
+	assert_int_equal(g_parse_list("exercise sum speed 40 60 60 t\n"
+				      "tier summ 2 60\n", "x", s, 8), -1);
+	/* A tier before its exercise is as unknown. */
+	assert_int_equal(g_parse_list("tier sum 2 60\n"
+				      "exercise sum speed 40 60 60 t\n",
+				      "x", s, 8), -1);
+}
+
+static void list_bench_for_unknown_exercise(void **state)
+{
+	struct g_spec s[8];
+
+	(void)state;
+	assert_int_equal(g_parse_list("exercise sum speed 40 60 60 t\n"
+				      "tier sum 2 60\nbench scan n=1M\n",
+				      "x", s, 8), -1);
+}
+
+static void list_too_many_exercises(void **state)
+{
+	struct g_spec s[3];
+
+	(void)state;
+	/* Room for two: the third must be refused, not written past. */
+	memset(&s[2], 0x5a, sizeof(s[2]));
+	assert_int_equal(g_parse_list("exercise a correctness 1 0 1 A\n"
+				      "exercise b correctness 1 0 1 B\n"
+				      "exercise c correctness 1 0 1 C\n",
+				      "x", s, 2), -1);
+	assert_int_equal(s[2].name[0], 0x5a);
+	assert_string_equal(s[1].name, "b");
+}
+
+static void list_too_many_tiers(void **state)
+{
+	char text[1024];
+	struct g_spec s[1];
+	int n;
+
+	(void)state;
+	n = snprintf(text, sizeof(text), "exercise a speed 1 %d 1 A\n",
+		     G_MAX_TIERS);
+	for (int i = 1; i <= G_MAX_TIERS; i++)
+		n += snprintf(text + n, sizeof(text) - n, "tier a %d %d\n", i,
+			      i);
+	assert_int_equal(g_parse_list(text, "x", s, 1), 1);
+	assert_int_equal(s[0].ntiers, G_MAX_TIERS);
+	snprintf(text + n, sizeof(text) - n, "tier a 99 99\n");
+	assert_int_equal(g_parse_list(text, "x", s, 1), -1);
+}
+
+/* ---- g_parse_record ---- */
+
+static const char pass_record[] =
+	"seed 1234\n"
+	"size n=1 ok\n"
+	"size n=1000 ok\n"
+	"host naive 104.5\n"
+	"time naive 100 99 101.5 20\n"
+	"time student 25 24.5 25.5 31\n"
+	"host student 26\n"
+	"time peer 20 19 21 15\n"
+	"size n=64M ok\n"
+	"bytes 268435456\n"
+	"verdict PASS\n"
+	"end\n";
+
+static void record_complete_pass(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record(pass_record, &r);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	assert_int_equal(r.complete, 1);
+	assert_int_equal(r.garbled, 0);
+	assert_int_equal(r.ndetails, 0);
+	assert_int_equal(r.sizes_ok, 3);
+	assert_int_equal(r.sizes_failed, 0);
+	assert_true(r.t[G_NAIVE].have);
+	assert_near(r.t[G_NAIVE].median_us, 100, 0);
+	assert_near(r.t[G_NAIVE].q1_us, 99, 0);
+	assert_near(r.t[G_NAIVE].q3_us, 101.5, 0);
+	assert_int_equal(r.t[G_NAIVE].samples, 20);
+	/* A host line before its time line is kept. */
+	assert_near(r.t[G_NAIVE].host_us, 104.5, 0);
+	assert_true(r.t[G_STUDENT].have);
+	assert_near(r.t[G_STUDENT].median_us, 25, 0);
+	assert_int_equal(r.t[G_STUDENT].samples, 31);
+	assert_near(r.t[G_STUDENT].host_us, 26, 0);
+	assert_true(r.t[G_PEER].have);
+	assert_near(r.t[G_PEER].median_us, 20, 0);
+	assert_near(r.bytes, 268435456, 0);
+}
+
+static void record_sizes_failed_and_details(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record("size n=1 ok\nsize n=33 fail\n"
+		       "detail n=33: out[0] = 1.5, expected 2\n"
+		       "verdict WRONG\nend\n", &r);
+	assert_int_equal(r.verdict, WB_V_WRONG);
+	assert_int_equal(r.sizes_ok, 1);
+	assert_int_equal(r.sizes_failed, 1);
+	assert_int_equal(r.ndetails, 1);
+	assert_string_equal(r.details[0], "n=33: out[0] = 1.5, expected 2");
+	assert_false(r.t[G_STUDENT].have);
+	assert_int_equal(r.garbled, 0);
+}
+
+static void record_zero_time_is_no_time(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record("time student 0 0 0 0\nverdict PASS\nend\n", &r);
+	assert_false(r.t[G_STUDENT].have);
+	assert_int_equal(r.garbled, 0);
+}
+
+static void record_without_end(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record("seed 1\nsize n=1 ok\nverdict PASS\n", &r);
+	assert_int_equal(r.complete, 0);
+	assert_int_equal(r.sizes_ok, 1);
+	assert_int_equal(r.verdict, WB_V_PASS); /* said, but not finished */
+}
+
+static void record_lines_after_end(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record("verdict PASS\nend\nverdict WRONG\n", &r);
+	assert_int_equal(r.complete, 1);
+	assert_int_equal(r.garbled, 1);
+	assert_int_equal(r.verdict, WB_V_PASS); /* not overwritten */
+
+	r = fresh();
+	g_parse_record("verdict PASS\nend\nend\n", &r);
+	assert_int_equal(r.garbled, 1);
+}
+
+static void record_unknown_verdict(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record("verdict MAYBE\nend\n", &r);
+	assert_int_equal(r.garbled, 1);
+	assert_int_equal(r.verdict, WB_V_ERROR);
+	assert_int_equal(r.complete, 1);
+}
+
+static void record_every_verdict_key(void **state)
+{
+	char text[64];
+
+	(void)state;
+	for (int v = 0; v < WB_V_COUNT; v++) {
+		struct g_result r = fresh();
+
+		snprintf(text, sizeof(text), "verdict %s\nend\n",
+			 wb_verdict_key((enum wb_verdict)v));
+		g_parse_record(text, &r);
+		assert_int_equal(r.verdict, v);
+		assert_int_equal(r.garbled, 0);
+	}
+}
+
+static void record_unknown_key(void **state)
+{
+	static const char *const bad[] = {
+		"verdit PASS\n",                 /* a typo */
+		"time student 25 24 26\n",        /* a field short */
+		"time gpu 25 24 26 10\n",         /* no such implementation */
+		"host gpu 25\n",
+		"bytes lots\n",
+		"\x01\x02 nonsense\n",
+		"verdict\n",                      /* no value */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct g_result r = fresh();
+		char text[128];
+
+		snprintf(text, sizeof(text), "%sverdict PASS\nend\n", bad[i]);
+		g_parse_record(text, &r);
+		if (!r.garbled)
+			fail_msg("\"%s\" was not flagged as garbled", bad[i]);
+		assert_int_equal(r.verdict, WB_V_PASS);
+	}
+}
+
+static void record_details_in_order_and_capped(void **state)
+{
+	char *text = malloc(100 * 32);
+	struct g_result r = fresh();
+	size_t n = 0;
+
+	(void)state;
+	assert_non_null(text);
+	for (int i = 0; i < G_MAX_DETAILS + 12; i++)
+		n += (size_t)sprintf(text + n, "detail line %d\n", i);
+	sprintf(text + n, "verdict WRONG\nend\n");
+	g_parse_record(text, &r);
+	free(text);
+	assert_int_equal(r.ndetails, G_MAX_DETAILS);
+	for (int i = 0; i < G_MAX_DETAILS; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "line %d", i);
+		assert_string_equal(r.details[i], want);
+	}
+	assert_int_equal(r.verdict, WB_V_WRONG); /* read on after the cap */
+	assert_int_equal(r.complete, 1);
+}
+
+static void record_long_detail_truncated(void **state)
+{
+	char text[2 * G_DETAIL_LEN + 32];
+	struct g_result r = fresh();
+
+	(void)state;
+	strcpy(text, "detail ");
+	memset(text + 7, 'z', 2 * G_DETAIL_LEN);
+	strcpy(text + 7 + 2 * G_DETAIL_LEN, "\nend\n");
+	g_parse_record(text, &r);
+	assert_int_equal(r.ndetails, 1);
+	assert_int_equal(strlen(r.details[0]), G_DETAIL_LEN - 1);
+	assert_int_equal(r.complete, 1);
+}
+
+static void record_null_and_empty(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record(NULL, &r);
+	assert_int_equal(r.verdict, WB_V_ERROR);
+	assert_int_equal(r.complete, 0);
+	assert_int_equal(r.ndetails, 0);
+
+	r = fresh();
+	r.verdict = WB_V_PASS;
+	g_parse_record("", &r); /* an empty file is no PASS */
+	assert_int_equal(r.verdict, WB_V_ERROR);
+	assert_int_equal(r.complete, 0);
+}
+
+static void record_crlf_and_blank_lines(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record("seed 1\r\n\r\n\nverdict PASS\r\nend\r\n\n", &r);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	assert_int_equal(r.complete, 1);
+	assert_int_equal(r.garbled, 0);
+}
+
+static void detail_formats_and_caps(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_detail(&r, "%d of %s", 3, "five");
+	assert_int_equal(r.ndetails, 1);
+	assert_string_equal(r.details[0], "3 of five");
+	for (int i = 0; i < 2 * G_MAX_DETAILS; i++)
+		g_detail(&r, "more");
+	assert_int_equal(r.ndetails, G_MAX_DETAILS);
+	assert_string_equal(r.details[0], "3 of five");
+}
+
+/* ---- the result channel, written then read back ---- */
+
+static int make_dir(void **state)
+{
+	*state = unit_tmpdir();
+	return *state ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	unit_rmdir(*state);
+	return 0;
+}
+
+static void channel_round_trip(void **state)
+{
+	char path[600], *text;
+	struct g_result r = fresh();
+	FILE *f;
+	long len;
+
+	unit_path(path, sizeof(path), *state, "sum.result");
+	assert_int_equal(wb_result_open(path), 0);
+	wb_result("seed", "%llu", 77ull);
+	wb_result("size", "%s %s", "n=1", "ok");
+	wb_result("detail", "got %d\nwant %d\r(cr)", 1, 2);
+	wb_result("time", "%s %.3f %.3f %.3f %d", "student", 25.0, 24.5,
+		  25.5, 31);
+	wb_result("time", "%s %.3f %.3f %.3f %d", "naive", 100.0, 99.0,
+		  101.0, 20);
+	wb_result("bytes", "%.0f", 1e6);
+	wb_result("verdict", "%s", wb_verdict_key(WB_V_PASS));
+	wb_result_end();
+	/* After "end" the channel is closed: nothing more is written. */
+	wb_result("detail", "%s", "too late");
+	wb_result_end();
+
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)len, f), len);
+	fclose(f);
+	assert_contains(text, "detail got 1 want 2 (cr)\n");
+	assert_null(strstr(text, "too late"));
+	assert_int_equal(strcmp(text + len - 4, "end\n"), 0);
+
+	g_parse_record(text, &r);
+	free(text);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	assert_int_equal(r.complete, 1);
+	assert_int_equal(r.garbled, 0);
+	assert_int_equal(r.ndetails, 1);
+	assert_string_equal(r.details[0], "got 1 want 2 (cr)");
+	assert_int_equal(r.sizes_ok, 1);
+	assert_near(r.t[G_STUDENT].median_us, 25, 0);
+	assert_near(r.t[G_NAIVE].median_us, 100, 0);
+	assert_near(r.bytes, 1e6, 0);
+}
+
+static void channel_open_fails_cleanly(void **state)
+{
+	(void)state;
+	assert_int_equal(wb_result_open("/nonexistent-wb-dir/x/sum.result"),
+			 -1);
+	/* A closed channel swallows writes instead of crashing. */
+	wb_result("verdict", "%s", "PASS");
+	wb_result_end();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(list_reduction),
+		cmocka_unit_test(list_correctness_exercise),
+		cmocka_unit_test(list_crlf),
+		cmocka_unit_test(list_empty),
+		cmocka_unit_test(list_garbled),
+		cmocka_unit_test(list_tier_for_unknown_exercise),
+		cmocka_unit_test(list_bench_for_unknown_exercise),
+		cmocka_unit_test(list_too_many_exercises),
+		cmocka_unit_test(list_too_many_tiers),
+		cmocka_unit_test(record_complete_pass),
+		cmocka_unit_test(record_sizes_failed_and_details),
+		cmocka_unit_test(record_zero_time_is_no_time),
+		cmocka_unit_test(record_without_end),
+		cmocka_unit_test(record_lines_after_end),
+		cmocka_unit_test(record_unknown_verdict),
+		cmocka_unit_test(record_every_verdict_key),
+		cmocka_unit_test(record_unknown_key),
+		cmocka_unit_test(record_details_in_order_and_capped),
+		cmocka_unit_test(record_long_detail_truncated),
+		cmocka_unit_test(record_null_and_empty),
+		cmocka_unit_test(record_crlf_and_blank_lines),
+		cmocka_unit_test(detail_formats_and_caps),
+		cmocka_unit_test_setup_teardown(channel_round_trip, make_dir,
+						remove_dir),
+		cmocka_unit_test(channel_open_fails_cleanly),
+	};
+
+	return cmocka_run_group_tests_name("record", tests, NULL, NULL);
+}

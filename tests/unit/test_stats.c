@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_stats.c - common/stats.c: quantiles of sorted samples, the
+ * five-number summary, the spread and precision estimates, and the rule
+ * that decides when the timing loop has sampled enough.
+ */
+#include "unit.h"
+
+#include "rng.h"
+#include "stats.h"
+
+/* ---- wb_quantile ---- */
+
+static void quantile_single_sample(void **state)
+{
+	const double x[1] = { 7.5 };
+
+	(void)state;
+	assert_near(wb_quantile(x, 1, 0), 7.5, 0);
+	assert_near(wb_quantile(x, 1, 0.25), 7.5, 0);
+	assert_near(wb_quantile(x, 1, 0.5), 7.5, 0);
+	assert_near(wb_quantile(x, 1, 1), 7.5, 0);
+}
+
+static void quantile_interpolates(void **state)
+{
+	const double x[4] = { 1, 2, 3, 4 };
+
+	(void)state;
+	/* Position q * (n - 1), linear between neighbours. */
+	assert_near(wb_quantile(x, 4, 0.5), 2.5, 1e-15);
+	assert_near(wb_quantile(x, 4, 0.25), 1.75, 1e-15);
+	assert_near(wb_quantile(x, 4, 0.75), 3.25, 1e-15);
+	assert_near(wb_quantile(x, 4, 1.0 / 3), 2, 1e-12);
+}
+
+static void quantile_ends(void **state)
+{
+	const double x[3] = { -5, 10, 20 };
+
+	(void)state;
+	assert_near(wb_quantile(x, 3, 0), -5, 0);
+	assert_near(wb_quantile(x, 3, 1), 20, 0);
+	/* Out of range clamps to the ends instead of reading outside. */
+	assert_near(wb_quantile(x, 3, -0.5), -5, 0);
+	assert_near(wb_quantile(x, 3, 1.5), 20, 0);
+}
+
+static void quantile_of_nothing_is_nan(void **state)
+{
+	(void)state;
+	assert_true(isnan(wb_quantile(NULL, 0, 0.5)));
+}
+
+/* ---- wb_summarize ---- */
+
+static void summarize_unsorted_input_untouched(void **state)
+{
+	double x[5] = { 5, 1, 4, 2, 3 };
+	const double copy[5] = { 5, 1, 4, 2, 3 };
+	struct wb_summary s;
+
+	(void)state;
+	assert_int_equal(wb_summarize(x, 5, &s), 0);
+	assert_memory_equal(x, copy, sizeof(x));
+	assert_int_equal(s.n, 5);
+	assert_near(s.min, 1, 0);
+	assert_near(s.q1, 2, 0);
+	assert_near(s.median, 3, 0);
+	assert_near(s.q3, 4, 0);
+	assert_near(s.max, 5, 0);
+}
+
+static void summarize_even_count_and_outlier(void **state)
+{
+	const double x[6] = { 10, 11, 1000, 9, 10, 12 };
+	struct wb_summary s;
+
+	(void)state;
+	assert_int_equal(wb_summarize(x, 6, &s), 0);
+	/* sorted 9 10 10 11 12 1000: the outlier moves max, not median */
+	assert_near(s.median, 10.5, 1e-12);
+	assert_near(s.q1, 10, 1e-12);
+	assert_near(s.q3, 11.75, 1e-12);
+	assert_near(s.min, 9, 0);
+	assert_near(s.max, 1000, 0);
+}
+
+static void summarize_empty_fails(void **state)
+{
+	struct wb_summary s;
+
+	(void)state;
+	memset(&s, 0x5a, sizeof(s)); /* stale garbage */
+	assert_int_equal(wb_summarize(NULL, 0, &s), -1);
+	assert_int_equal(s.n, 0);
+}
+
+/* ---- spread and precision ---- */
+
+static void rel_iqr(void **state)
+{
+	struct wb_summary s = { .n = 5, .min = 1, .q1 = 2, .median = 3,
+				.q3 = 4, .max = 5 };
+
+	(void)state;
+	assert_near(wb_rel_iqr(&s), 2.0 / 3, 1e-15);
+	s.q1 = s.q3 = 3;
+	assert_near(wb_rel_iqr(&s), 0, 0);
+	s.median = 0; /* no scale to be relative to */
+	assert_true(isinf(wb_rel_iqr(&s)));
+	s = (struct wb_summary){ 0 };
+	assert_true(isinf(wb_rel_iqr(&s)));
+}
+
+static void median_rel_err_formula(void **state)
+{
+	struct wb_summary s = { .n = 100, .q1 = 9, .median = 10, .q3 = 11 };
+
+	(void)state;
+	/* sigma = IQR / 1.349; se = 1.2533 sigma / sqrt(n); relative. */
+	assert_near(wb_median_rel_err(&s), 1.2533 * (2 / 1.349) / 10 / 10,
+		    1e-15);
+}
+
+static void median_rel_err_shrinks_with_n(void **state)
+{
+	struct wb_summary s = { .n = 4, .q1 = 9, .median = 10, .q3 = 11 };
+	double e4, e16;
+
+	(void)state;
+	e4 = wb_median_rel_err(&s);
+	s.n = 16;
+	e16 = wb_median_rel_err(&s);
+	assert_true(e16 < e4);
+	assert_near(e4 / e16, 2, 1e-12); /* 1 / sqrt(n) */
+}
+
+static void median_rel_err_shrinks_on_real_samples(void **state)
+{
+	static double x[2000];
+	struct wb_summary s10, s2000;
+	struct wb_rng r;
+
+	(void)state;
+	wb_rng_seed(&r, 3);
+	for (size_t i = 0; i < 2000; i++)
+		x[i] = wb_rng_range(&r, 99, 101);
+	assert_int_equal(wb_summarize(x, 10, &s10), 0);
+	assert_int_equal(wb_summarize(x, 2000, &s2000), 0);
+	assert_true(wb_median_rel_err(&s2000) < wb_median_rel_err(&s10));
+	assert_true(wb_median_rel_err(&s2000) < 1e-3);
+}
+
+static void median_rel_err_infinite_below_two(void **state)
+{
+	struct wb_summary s = { .n = 1, .q1 = 10, .median = 10, .q3 = 10 };
+
+	(void)state;
+	assert_true(isinf(wb_median_rel_err(&s)));
+	s.n = 0;
+	assert_true(isinf(wb_median_rel_err(&s)));
+	s.n = 2;
+	assert_false(isinf(wb_median_rel_err(&s)));
+	s.median = 0;
+	assert_true(isinf(wb_median_rel_err(&s)));
+}
+
+/* ---- wb_should_stop ---- */
+
+static const struct wb_stop_rule rule = {
+	.min_samples = 10, .max_samples = 100, .target_rel_err = 0.01,
+	.max_seconds = 1.0,
+};
+
+static void stop_not_before_min_samples(void **state)
+{
+	const double precise[2] = { 0, 0 };
+
+	(void)state;
+	assert_false(wb_should_stop(&rule, 0, 0, precise, 2));
+	assert_false(wb_should_stop(&rule, 9, 0, precise, 2));
+	assert_true(wb_should_stop(&rule, 10, 0, precise, 2));
+}
+
+static void stop_at_max_samples(void **state)
+{
+	const double vague[1] = { INFINITY };
+
+	(void)state;
+	assert_false(wb_should_stop(&rule, 99, 0, vague, 1));
+	assert_true(wb_should_stop(&rule, 100, 0, vague, 1));
+	assert_true(wb_should_stop(&rule, 1000, 0, vague, 1));
+}
+
+static void stop_at_time_cap(void **state)
+{
+	const double vague[1] = { 0.5 };
+
+	(void)state;
+	assert_false(wb_should_stop(&rule, 20, 0.99, vague, 1));
+	assert_true(wb_should_stop(&rule, 20, 1.0, vague, 1));
+	assert_true(wb_should_stop(&rule, 20, 5.0, vague, 1));
+}
+
+static void time_cap_keeps_min_samples(void **state)
+{
+	const double vague[1] = { 0.5 };
+
+	(void)state;
+	/* "never stop before min_samples": not even past the time cap */
+	assert_false(wb_should_stop(&rule, 5, 100, vague, 1));
+}
+
+static void stop_needs_every_series(void **state)
+{
+	const double one_vague[3] = { 0.001, 0.02, 0.001 };
+	const double all_ok[3] = { 0.001, 0.01, 0.009 };
+
+	(void)state;
+	assert_false(wb_should_stop(&rule, 50, 0, one_vague, 3));
+	assert_true(wb_should_stop(&rule, 50, 0, all_ok, 3)); /* <= target */
+	/* Only the first nseries entries count. */
+	assert_true(wb_should_stop(&rule, 50, 0, one_vague, 1));
+}
+
+static void stop_never_early_on_nan_or_inf(void **state)
+{
+	const double with_nan[2] = { 0.001, NAN };
+	const double with_inf[2] = { INFINITY, 0.001 };
+
+	(void)state;
+	assert_false(wb_should_stop(&rule, 50, 0, with_nan, 2));
+	assert_false(wb_should_stop(&rule, 50, 0, with_inf, 2));
+	/* ...but the caps still end the loop. */
+	assert_true(wb_should_stop(&rule, 100, 0, with_nan, 2));
+	assert_true(wb_should_stop(&rule, 50, 2.0, with_nan, 2));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(quantile_single_sample),
+		cmocka_unit_test(quantile_interpolates),
+		cmocka_unit_test(quantile_ends),
+		cmocka_unit_test(quantile_of_nothing_is_nan),
+		cmocka_unit_test(summarize_unsorted_input_untouched),
+		cmocka_unit_test(summarize_even_count_and_outlier),
+		cmocka_unit_test(summarize_empty_fails),
+		cmocka_unit_test(rel_iqr),
+		cmocka_unit_test(median_rel_err_formula),
+		cmocka_unit_test(median_rel_err_shrinks_with_n),
+		cmocka_unit_test(median_rel_err_shrinks_on_real_samples),
+		cmocka_unit_test(median_rel_err_infinite_below_two),
+		cmocka_unit_test(stop_not_before_min_samples),
+		cmocka_unit_test(stop_at_max_samples),
+		cmocka_unit_test(stop_at_time_cap),
+		cmocka_unit_test(time_cap_keeps_min_samples),
+		cmocka_unit_test(stop_needs_every_series),
+		cmocka_unit_test(stop_never_early_on_nan_or_inf),
+	};
+
+	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
+}
