@@ -6,6 +6,7 @@
 #   make bench                 naive vs solution vs library, benchmark sizes
 #   make test                  the test suite (GPU parts skip without a GPU)
 #   make doctor                what this machine has, and what is missing
+#   make torch-compare         solutions vs PyTorch (labs that have a script)
 #
 # Settings (make VAR=value):
 #   SRC    submission roots searched in order for <lab>/<exercise>.cu
@@ -167,7 +168,7 @@ GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              $(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX)) $(if $(SEED),--seed $(SEED)) \
              $(if $(TIMEOUT),--timeout-cap $(TIMEOUT))
 
-.PHONY: all runners tools grade grade-solutions bench bench-run doctor build-all test \
+.PHONY: all runners tools grade grade-solutions bench bench-run doctor build-all test torch-compare \
         test-unit test-deps clean
 
 all: tools runners
@@ -198,6 +199,23 @@ build-all: tools
 	@$(MAKE) --no-print-directory runners SRC=solutions
 	@$(GRADER) --labs labs --build $(B)/labs --source labs --mode build-only
 	@$(GRADER) --labs labs --build $(B)/solutions --source solutions --mode build-only
+
+# The solutions against PyTorch, for labs with a compare_torch.py (needs a
+# GPU and PyTorch; not needed to grade). Each solution file becomes a shared
+# library of its own, since two may define kernels of the same name.
+PYTHON    ?= python3
+TORCH_LABS = $(foreach l,$(LABS_SEL),$(if $(wildcard labs/$(l)/compare_torch.py),$(l)))
+torch-compare: tools
+	@$(DEVINFO) --check
+	@for l in $(TORCH_LABS); do \
+		mkdir -p $(B)/torch/$$l || exit 1; \
+		for f in solutions/$$l/*.cu; do \
+			$(NVCC) -O3 $(ARCH) -std=c++17 -Icommon -Ilabs/$$l -shared \
+				-Xcompiler -fPIC -o $(B)/torch/$$l/$$(basename $$f .cu).so \
+				$$f common/standalone.c || exit 1; \
+		done; \
+		$(PYTHON) labs/$$l/compare_torch.py $(B)/torch/$$l || exit 1; \
+	done
 
 doctor: $(DEVINFO)
 	@sh grader/doctor.sh "$(NVCC)" "$(DEVINFO)"

@@ -5,7 +5,8 @@
  * Every buffer is allocated with WB_GUARD_BEFORE bytes in front and
  * WB_GUARD_AFTER bytes behind, both filled with a canary pattern; the code
  * under test gets the pointer in between (256-byte aligned, like
- * cudaMalloc's). Outputs and the workspace are poisoned before every call.
+ * cudaMalloc's). Outputs and the workspace are poisoned before every call;
+ * in-out buffers are restored to their initial contents.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #include "workbook.h"
 
 static void *declare(struct wb_ctx *c, const char *name, size_t bytes,
-		     int output)
+		     enum wb_buf_kind kind)
 {
 	struct wb_buf *b;
 
@@ -26,7 +27,7 @@ static void *declare(struct wb_ctx *c, const char *name, size_t bytes,
 	memset(b, 0, sizeof(*b));
 	b->name = name;
 	b->bytes = bytes;
-	b->output = output;
+	b->kind = kind;
 	b->host = malloc(bytes ? bytes : 1);
 	if (!b->host)
 		wb_die("out of host memory for buffer %s (%zu bytes)", name,
@@ -37,12 +38,17 @@ static void *declare(struct wb_ctx *c, const char *name, size_t bytes,
 
 void *wb_input(struct wb_ctx *c, const char *name, size_t bytes)
 {
-	return declare(c, name, bytes, 0);
+	return declare(c, name, bytes, WB_IN);
 }
 
 void *wb_output(struct wb_ctx *c, const char *name, size_t bytes)
 {
-	return declare(c, name, bytes, 1);
+	return declare(c, name, bytes, WB_OUT);
+}
+
+void *wb_inout(struct wb_ctx *c, const char *name, size_t bytes)
+{
+	return declare(c, name, bytes, WB_INOUT);
 }
 
 static uint64_t guard_salt(int i, int after)
@@ -63,13 +69,26 @@ static void set_guards(struct wb_buf *b, int i)
 			   sizeof(after), cudaMemcpyHostToDevice));
 }
 
+/* An in-out buffer keeps its initial contents on both sides: the device
+ * copy restores it before every call, the host copy feeds the reference. */
+static void keep_initial(struct wb_buf *b)
+{
+	b->init = malloc(b->bytes ? b->bytes : 1);
+	if (!b->init)
+		wb_die("out of host memory for buffer %s", b->name);
+	memcpy(b->init, b->host, b->bytes);
+	WB_CUDA(cudaMalloc(&b->init_dev, b->bytes ? b->bytes : 1));
+	WB_CUDA(cudaMemcpy(b->init_dev, b->host, b->bytes,
+			   cudaMemcpyHostToDevice));
+}
+
 void wb_bufs_upload(struct wb_ctx *c)
 {
 	size_t work = c->ex->work_bytes;
 
 	/* The workspace is one more output-like buffer nobody compares. */
 	if (work)
-		declare(c, "workspace", work, 1);
+		declare(c, "workspace", work, WB_OUT);
 	for (int i = 0; i < c->nbuf; i++) {
 		struct wb_buf *b = &c->buf[i];
 
@@ -78,9 +97,11 @@ void wb_bufs_upload(struct wb_ctx *c)
 						      WB_GUARD_AFTER));
 		b->dev = (char *)b->alloc + WB_GUARD_BEFORE;
 		set_guards(b, i);
-		if (!b->output)
+		if (b->kind != WB_OUT)
 			WB_CUDA(cudaMemcpy(b->dev, b->host, b->bytes,
 					   cudaMemcpyHostToDevice));
+		if (b->kind == WB_INOUT)
+			keep_initial(b);
 	}
 	c->work = work ? c->buf[c->nbuf - 1].dev : NULL;
 	c->work_bytes = work;
@@ -90,10 +111,21 @@ void wb_bufs_upload(struct wb_ctx *c)
 
 void wb_bufs_poison(struct wb_ctx *c)
 {
-	for (int i = 0; i < c->nbuf; i++)
-		if (c->buf[i].output)
-			WB_CUDA(cudaMemsetAsync(c->buf[i].dev, WB_POISON_BYTE,
-						c->buf[i].bytes, 0));
+	for (int i = 0; i < c->nbuf; i++) {
+		struct wb_buf *b = &c->buf[i];
+
+		if (b->kind == WB_OUT)
+			WB_CUDA(cudaMemsetAsync(b->dev, WB_POISON_BYTE, b->bytes, 0));
+		else if (b->kind == WB_INOUT)
+			WB_CUDA(cudaMemcpyAsync(b->dev, b->init_dev, b->bytes,
+						cudaMemcpyDeviceToDevice, 0));
+	}
+}
+
+static const char *kind_name(const struct wb_buf *b)
+{
+	return b->kind == WB_IN ? "input" : b->kind == WB_OUT ? "output" :
+							      "in-out buffer";
 }
 
 /* Check one guard region; on damage, say where and return 1. */
@@ -113,11 +145,11 @@ static int guard_hit(struct wb_ctx *c, int i, int after)
 	if (after)
 		wb_fail(c, "wrote past the end of %s '%s' (%zu bytes): "
 			   "byte %zu after its end was overwritten",
-			b->output ? "output" : "input", b->name, b->bytes, bad);
+			kind_name(b), b->name, b->bytes, bad);
 	else
 		wb_fail(c, "wrote before the start of %s '%s': byte %zu "
 			   "before it was overwritten",
-			b->output ? "output" : "input", b->name, len - bad);
+			kind_name(b), b->name, len - bad);
 	return 1;
 }
 
@@ -148,7 +180,7 @@ enum wb_guard_status wb_bufs_readback(struct wb_ctx *c, int check_inputs)
 
 		hit |= guard_hit(c, i, 0);
 		hit |= guard_hit(c, i, 1);
-		if (b->output)
+		if (b->kind != WB_IN)
 			WB_CUDA(cudaMemcpy(b->host, b->dev, b->bytes,
 					   cudaMemcpyDeviceToHost));
 		else if (check_inputs)
@@ -162,7 +194,10 @@ void wb_bufs_free(struct wb_ctx *c)
 	for (int i = 0; i < c->nbuf; i++) {
 		if (c->buf[i].alloc)
 			cudaFree(c->buf[i].alloc);
+		if (c->buf[i].init_dev)
+			cudaFree(c->buf[i].init_dev);
 		free(c->buf[i].host);
+		free(c->buf[i].init);
 	}
 	c->nbuf = 0;
 	c->work = NULL;

@@ -35,6 +35,7 @@
 #define WB_MAX_SIZES 24
 #define WB_MAX_TIERS 6
 #define WB_MAX_DIMS 3
+#define WB_MAX_BENCH 3
 
 /* run() returns this when the implementation asked for is not linked in. */
 #define WB_MISSING 1
@@ -63,14 +64,23 @@ struct wb_tier {
 	double points;
 };
 
+enum wb_buf_kind {
+	WB_IN,    /* uploaded once; must be unchanged after every call */
+	WB_OUT,   /* poisoned before and read back after every call */
+	WB_INOUT, /* restored to its initial contents before every call, read
+		   * back after (an update in place, like a residual) */
+};
+
 /* A device buffer and its host mirror. */
 struct wb_buf {
 	const char *name;
-	void *host;   /* inputs: the contents uploaded; outputs: read back */
-	void *dev;    /* the pointer handed to the code under test */
+	enum wb_buf_kind kind;
+	void *host;     /* inputs: the contents uploaded; outputs: read back */
+	void *init;     /* in-out: the initial contents, for the reference */
+	void *dev;      /* the pointer handed to the code under test */
 	size_t bytes;
-	int output;   /* poisoned before and read back after every call */
-	void *alloc;  /* device allocation including the guard regions */
+	void *alloc;    /* device allocation including the guard regions */
+	void *init_dev; /* in-out: a device copy of init, to restore from */
 };
 
 struct wb_ctx {
@@ -89,7 +99,9 @@ struct wb_exercise {
 	const char *title; /* one line for reports */
 	enum wb_kind kind;
 	struct wb_size sizes[WB_MAX_SIZES]; /* checked; ends at label NULL */
-	struct wb_size bench;                /* timed (and checked) */
+	struct wb_size bench[WB_MAX_BENCH];  /* timed (and checked); ends at
+					      * label NULL; several are
+					      * combined by geometric mean */
 	double points_correct;               /* for passing every size */
 	double points_speed;                 /* for reaching the top tier */
 	struct wb_tier tiers[WB_MAX_TIERS];  /* rising; ends at speedup 0 */
@@ -114,6 +126,9 @@ extern const struct wb_lab wb_lab;
 /* For setup(): declare a buffer; returns the host side to fill or read. */
 void *wb_input(struct wb_ctx *c, const char *name, size_t bytes);
 void *wb_output(struct wb_ctx *c, const char *name, size_t bytes);
+/* In-out: fill the returned host side with the initial contents; after the
+ * call, host holds the result and init the initial contents. */
+void *wb_inout(struct wb_ctx *c, const char *name, size_t bytes);
 
 /* For run(): the device pointer of the i-th declared buffer. */
 static inline void *wb_dev(const struct wb_ctx *c, int i)

@@ -203,20 +203,6 @@ static enum call_status checked_call(struct wb_ctx *c, enum wb_impl impl)
 	return c->failed ? CALL_WRONG : CALL_OK;
 }
 
-static void time_line(enum wb_impl impl, const double *ms,
-		      const double *host_ms, size_t n)
-{
-	struct wb_summary s, h;
-
-	wb_summarize(ms, n, &s);
-	wb_summarize(host_ms, n, &h);
-	wb_result("time", "%s %.3f %.3f %.3f %zu", impl_names[impl],
-		  s.median * 1e3, s.q1 * 1e3, s.q3 * 1e3, n);
-	wb_result("host", "%s %.3f", impl_names[impl], h.median * 1e3);
-	printf("  %-8s median %10.2f us  (IQR %.1f%%, %zu samples)\n",
-	       impl_names[impl], s.median * 1e3, 100 * wb_rel_iqr(&s), n);
-}
-
 /* One round: every impl once, forward on even rounds, backward on odd. */
 static void time_round(struct wb_timer *t, struct wb_ctx *c,
 		       const enum wb_impl *impls, int k, size_t round,
@@ -237,7 +223,8 @@ static void time_round(struct wb_timer *t, struct wb_ctx *c,
  * are stopped after a forward one, so the buffers end up holding a timed
  * student output, which the caller checks again.
  */
-static void time_impls(struct wb_ctx *c, const enum wb_impl *impls, int k)
+static void time_impls(struct wb_ctx *c, const enum wb_impl *impls, int k,
+		       struct wb_summary *ev, struct wb_summary *hc)
 {
 	const struct wb_stop_rule rule = {
 		.min_samples = WB_MIN_SAMPLES, .max_samples = WB_MAX_SAMPLES,
@@ -277,7 +264,11 @@ static void time_impls(struct wb_ctx *c, const enum wb_impl *impls, int k)
 			break;
 	}
 	for (int i = 0; i < k; i++) {
-		time_line(impls[i], ms[i], host[i], round + 1);
+		wb_summarize(ms[i], round + 1, &ev[impls[i]]);
+		wb_summarize(host[i], round + 1, &hc[impls[i]]);
+		printf("  %-8s median %10.2f us  (IQR %.1f%%, %zu samples)\n",
+		       impl_names[impls[i]], ev[impls[i]].median * 1e3,
+		       100 * wb_rel_iqr(&ev[impls[i]]), round + 1);
 		free(ms[i]);
 		free(host[i]);
 	}
@@ -340,32 +331,45 @@ static int require_ok(struct wb_ctx *c, enum wb_impl impl)
 	return 0;
 }
 
-/* Check the benchmark size, time it, and check a timed output again. */
-static enum wb_verdict bench_size(const struct wb_exercise *ex,
-				  uint64_t seed, int with_peer)
+/* What timing one benchmark shape measured, per implementation. */
+struct shape_time {
+	struct wb_summary ev[WB_IMPL_COUNT]; /* the samples (ms) */
+	struct wb_summary hc[WB_IMPL_COUNT]; /* host clock cross-check (ms) */
+	int timed[WB_IMPL_COUNT];
+	double bytes;
+};
+
+/* Check one benchmark shape, time it, and check a timed output again. */
+static enum wb_verdict bench_shape(const struct wb_exercise *ex,
+				   const struct wb_size *s, uint64_t seed,
+				   int with_peer, struct shape_time *st)
 {
 	enum wb_impl impls[WB_IMPL_COUNT];
-	enum call_status st;
+	enum call_status cs;
 	struct wb_ctx c;
 	int k = 0;
 
-	ctx_init(&c, ex, &ex->bench, seed);
-	st = checked_call(&c, WB_STUDENT);
-	if (st == CALL_TODO)
+	memset(st, 0, sizeof(*st));
+	ctx_init(&c, ex, s, seed);
+	cs = checked_call(&c, WB_STUDENT);
+	if (cs == CALL_TODO)
 		not_implemented();
-	wb_result("size", "%s %s", ex->bench.label, st == CALL_OK ? "ok" : "fail");
-	printf("  %-14s %s\n", ex->bench.label, st == CALL_OK ? "ok" : "FAIL");
-	if (st != CALL_OK) {
+	wb_result("size", "%s %s", s->label, cs == CALL_OK ? "ok" : "fail");
+	printf("  %-14s %s\n", s->label, cs == CALL_OK ? "ok" : "FAIL");
+	if (cs != CALL_OK) {
 		wb_bufs_free(&c);
-		return verdict_of(st == CALL_WRONG, st == CALL_OOB);
+		return verdict_of(cs == CALL_WRONG, cs == CALL_OOB);
 	}
 	require_ok(&c, WB_NAIVE);
 	impls[k++] = WB_NAIVE;
 	if (with_peer && require_ok(&c, WB_PEER) == 0)
 		impls[k++] = WB_PEER;
 	impls[k++] = WB_STUDENT;
-	printf("timing at %s (L2 flushed before every sample)\n", ex->bench.label);
-	time_impls(&c, impls, k);
+	printf("timing at %s (L2 flushed before every sample)\n", s->label);
+	time_impls(&c, impls, k, st->ev, st->hc);
+	for (int i = 0; i < k; i++)
+		st->timed[impls[i]] = 1;
+	st->bytes = ex->bytes ? ex->bytes(s) : 0;
 
 	impl_now = WB_STUDENT;
 	c.failed = 0;
@@ -376,9 +380,72 @@ static enum wb_verdict bench_size(const struct wb_exercise *ex,
 	ex->check(&c);
 	if (c.failed)
 		wb_result("detail", "the output of a timed run was wrong");
-	wb_result("bytes", "%.0f", ex->bytes ? ex->bytes(&ex->bench) : 0.0);
 	wb_bufs_free(&c);
 	return c.failed ? WB_V_WRONG : WB_V_PASS;
+}
+
+/* Geometric mean of x[0..n-1]. */
+static double geomean(const double *x, int n)
+{
+	double log_sum = 0;
+
+	for (int i = 0; i < n; i++)
+		log_sum += log(x[i]);
+	return exp(log_sum / n);
+}
+
+/* Report impl's times over n shapes: geometric means of each statistic. */
+static void time_record(const struct shape_time *st, int n, enum wb_impl impl)
+{
+	double med[WB_MAX_BENCH], q1[WB_MAX_BENCH], q3[WB_MAX_BENCH];
+	double host[WB_MAX_BENCH];
+
+	for (int i = 0; i < n; i++) {
+		med[i] = st[i].ev[impl].median * 1e3;
+		q1[i] = st[i].ev[impl].q1 * 1e3;
+		q3[i] = st[i].ev[impl].q3 * 1e3;
+		host[i] = st[i].hc[impl].median * 1e3;
+	}
+	wb_result("time", "%s %.3f %.3f %.3f %zu", impl_names[impl],
+		  geomean(med, n), geomean(q1, n), geomean(q3, n),
+		  st[0].ev[impl].n);
+	wb_result("host", "%s %.3f", impl_names[impl], geomean(host, n));
+}
+
+/*
+ * Time every benchmark shape. With several, the figures reported are
+ * geometric means over the shapes, so the speedup is the geometric mean of
+ * the per-shape speedups and every shape weighs the same; each shape's own
+ * figures go in a detail line.
+ */
+static enum wb_verdict bench_all(const struct wb_exercise *ex, uint64_t seed,
+				 int with_peer)
+{
+	struct shape_time st[WB_MAX_BENCH];
+	double bytes[WB_MAX_BENCH];
+	int n = 0;
+
+	for (; n < WB_MAX_BENCH && ex->bench[n].label; n++) {
+		enum wb_verdict v = bench_shape(ex, &ex->bench[n], seed,
+						with_peer, &st[n]);
+
+		if (v != WB_V_PASS)
+			return v;
+		bytes[n] = st[n].bytes > 0 ? st[n].bytes : 1;
+	}
+	for (int i = 0; n > 1 && i < n; i++) {
+		double sv = st[i].ev[WB_STUDENT].median, nv = st[i].ev[WB_NAIVE].median;
+
+		wb_result("detail", "%s: %.1f us vs naive %.1f us (%.2fx), %.0f GB/s",
+			  ex->bench[i].label, sv * 1e3, nv * 1e3, nv / sv,
+			  st[i].bytes / (sv * 1e-3) / 1e9);
+	}
+	for (int impl = 0; impl < WB_IMPL_COUNT; impl++)
+		if (st[0].timed[impl])
+			time_record(st, n, impl);
+	if (st[0].bytes > 0)
+		wb_result("bytes", "%.0f", geomean(bytes, n));
+	return WB_V_PASS;
 }
 
 static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
@@ -401,7 +468,7 @@ static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
 	}
 	v = verdict_of(wrong, oob);
 	if (v == WB_V_PASS && ex->kind == WB_SPEED && m != MODE_QUICK)
-		v = bench_size(ex, seed, m == MODE_BENCH);
+		v = bench_all(ex, seed, m == MODE_BENCH);
 	finish(v, 0);
 }
 
@@ -418,8 +485,10 @@ static void list(void)
 		for (int t = 0; t < WB_MAX_TIERS && ex->tiers[t].speedup > 0; t++)
 			printf("tier %s %g %g\n", ex->name, ex->tiers[t].speedup,
 			       ex->tiers[t].points);
-		printf("bench %s %s\n", ex->name,
-		       ex->kind == WB_SPEED ? ex->bench.label : "-");
+		printf("bench %s ", ex->name);
+		for (int b = 0; b < WB_MAX_BENCH && ex->bench[b].label; b++)
+			printf("%s%s", b ? "+" : "", ex->bench[b].label);
+		printf("%s\n", ex->bench[0].label ? "" : "-");
 	}
 }
 

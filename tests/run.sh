@@ -95,14 +95,14 @@ section_build() {
 		fail "build/a compile error costs its exercise only (sum=$v argmax=$o)" "$LOGS/build-$tag.log"
 	fi
 
-	for d in tests/broken/*/ tests/ladder/*/; do
+	for d in tests/broken/*/ tests/ladder/*/*/; do
 		case $d in */compile-error/) continue ;; esac
-		kind=$(basename "$(dirname "$d")") name=$(basename "$d")
-		tag="tests_${kind}_$name+solutions"
-		if build_only "tests/$kind/$name solutions" "$tag"; then
-			pass "build/tests/$kind/$name compiles"
+		d=${d%/}
+		tag="$(echo "$d" | tr / _)+solutions"
+		if build_only "$d solutions" "$tag"; then
+			pass "build/$d compiles"
 		else
-			fail "build/tests/$kind/$name compiles" "$LOGS/build-$tag.log"
+			fail "build/$d compiles" "$LOGS/build-$tag.log"
 		fi
 	done
 

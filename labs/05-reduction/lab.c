@@ -200,7 +200,7 @@ static const struct wb_exercise exercises[] = {
 		.title = "float32 sum of n elements",
 		.kind = WB_SPEED,
 		.sizes = { REDUCTION_SIZES },
-		.bench = REDUCTION_BENCH,
+		.bench = { REDUCTION_BENCH },
 		/* Correct code earns 40; speed the other 60. */
 		.points_correct = 40,
 		.points_speed = 60,
@@ -228,7 +228,7 @@ static const struct wb_exercise exercises[] = {
 		.title = "index of the largest float (lowest on ties)",
 		.kind = WB_SPEED,
 		.sizes = { REDUCTION_SIZES },
-		.bench = REDUCTION_BENCH,
+		.bench = { REDUCTION_BENCH },
 		.points_correct = 40,
 		.points_speed = 60,
 		/*

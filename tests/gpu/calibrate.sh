@@ -6,7 +6,8 @@
 #   sh tests/gpu/calibrate.sh [RUNS] [LAB]
 #
 # Grades solutions/ RUNS times back to back (default 5), then every step of
-# the ladder under tests/ladder/ (intermediate versions, one idea each)
+# the ladders under tests/ladder/<lab>/<step>/ (intermediate versions, one
+# idea each; LAB, a full lab folder name, limits both to one lab)
 # once, and prints each exercise's speedups, their spread, and the tier each
 # run reached. A tier that differs between runs of the same code is marked
 # FLIPPED: the tiers must then move away from the measured speedups.
@@ -19,8 +20,9 @@ MAKE=${MAKE:-make}
 OUTDIR=${CAL_OUT:-build/calibrate}
 mkdir -p "$OUTDIR"
 
-grade_once() { # grade_once SRC NAME: one graded run, its TSV kept
-	$MAKE --no-print-directory grade SRC="$1" ${LAB:+LAB=$LAB} \
+grade_once() { # grade_once SRC NAME [LAB]: one graded run, its TSV kept
+	lab=${3:-$LAB}
+	$MAKE --no-print-directory grade SRC="$1" ${lab:+LAB=$lab} \
 		TSV="$OUTDIR/$2.tsv" JSON="$OUTDIR/$2.json" > "$OUTDIR/$2.log" 2>&1
 	[ -s "$OUTDIR/$2.tsv" ] || { echo "grading $1 failed: see $OUTDIR/$2.log" >&2; return 1; }
 }
@@ -32,10 +34,12 @@ while [ "$i" -le "$RUNS" ]; do
 	awk -F '\t' -v s=solutions 'NR > 1 { print s "\t" $0 }' "$OUTDIR/solutions-$i.tsv" >> "$OUTDIR/all.tsv"
 	i=$((i + 1))
 done
-for step in tests/ladder/*/; do
-	name=$(basename "$step")
-	grade_once "tests/ladder/$name solutions" "ladder-$name" || exit 1
-	awk -F '\t' -v s="ladder/$name" 'NR > 1 { print s "\t" $0 }' "$OUTDIR/ladder-$name.tsv" >> "$OUTDIR/all.tsv"
+for step in tests/ladder/${LAB:-*}/*/; do
+	[ -d "$step" ] || continue
+	lab=$(basename "$(dirname "$step")") name=$(basename "$step")
+	grade_once "tests/ladder/$lab/$name solutions" "ladder-$lab-$name" "$lab" || exit 1
+	awk -F '\t' -v s="ladder/$name" -v l="$lab" 'NR > 1 && $1 == l { print s "\t" $0 }' \
+		"$OUTDIR/ladder-$lab-$name.tsv" >> "$OUTDIR/all.tsv"
 done
 
 # all.tsv: source lab exercise verdict points max speedup time naive peer gbps pct tier

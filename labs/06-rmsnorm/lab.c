@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lab.c - lab 06 (RMSNorm): CPU references, input makers and the table of
+ * knobs the grader reads. References first, then the hooks, then the table.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "rmsnorm.h"
+
+/* One runner links one submission file: the other entry point is NULL. */
+#pragma weak rmsnorm
+#pragma weak rmsnorm_bf16
+
+/* eps as in Llama-style models; small enough not to mask a wrong mean. */
+#define RMS_EPS 1e-6f
+
+/* ---- bfloat16 in plain C ---- */
+
+static float bf16_to_float(bf16_bits b)
+{
+	uint32_t u = (uint32_t)b << 16;
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+/* Round to nearest even, as __float2bfloat16 does (inputs are finite). */
+static bf16_bits float_to_bf16(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof(u));
+	u += 0x7fffu + ((u >> 16) & 1u);
+	return (bf16_bits)(u >> 16);
+}
+
+/* ---- CPU reference, in double precision ---- */
+
+/* y = x / sqrt(mean(x^2) + eps) * w for one row; x, w as doubles. */
+static void cpu_rmsnorm_row(const double *x, const double *w, double *y,
+			    size_t h)
+{
+	double sum = 0, scale;
+
+	for (size_t i = 0; i < h; i++)
+		sum += x[i] * x[i];
+	scale = 1.0 / sqrt(sum / (double)h + RMS_EPS);
+	for (size_t i = 0; i < h; i++)
+		y[i] = x[i] * scale * w[i];
+}
+
+/* ---- shared by both exercises ---- */
+
+enum { X, W, Y };
+
+static double rms_bytes32(const struct wb_size *s)
+{
+	return 8.0 * s->n[0] * s->n[1] + 4.0 * s->n[1];
+}
+
+static double rms_bytes16(const struct wb_size *s)
+{
+	return 4.0 * s->n[0] * s->n[1] + 2.0 * s->n[1];
+}
+
+/*
+ * Compare rows against the reference, one row at a time so that the
+ * double scratch stays small. get(i) reads the i-th value of buffer b.
+ */
+typedef double value_fn(const void *p, size_t i);
+
+static double f32_at(const void *p, size_t i)
+{
+	return ((const float *)p)[i];
+}
+
+static double bf16_at(const void *p, size_t i)
+{
+	return bf16_to_float(((const bf16_bits *)p)[i]);
+}
+
+/* Row by row: the reference from x and w, then y against it. */
+static void check_rows(struct wb_ctx *c, value_fn *at, double atol, double rtol)
+{
+	size_t rows = c->size->n[0], h = c->size->n[1];
+	double *xr = malloc(3 * h * sizeof(double)), *wr = xr + h, *want = wr + h;
+	float *got = malloc(h * sizeof(float));
+
+	if (!xr || !got) {
+		wb_fail(c, "the grader ran out of host memory checking y");
+		goto out;
+	}
+	for (size_t i = 0; i < h; i++)
+		wr[i] = at(c->buf[W].host, i);
+	for (size_t r = 0; r < rows && !c->failed; r++) {
+		for (size_t i = 0; i < h; i++) {
+			xr[i] = at(c->buf[X].host, r * h + i);
+			got[i] = (float)at(c->buf[Y].host, r * h + i);
+		}
+		cpu_rmsnorm_row(xr, wr, want, h);
+		wb_check_f32(c, "y", got, want, h, atol, rtol);
+		if (c->failed)
+			wb_fail(c, "  (row %zu of %zu; y indices above are within "
+				   "the row)", r, rows);
+	}
+out:
+	free(xr);
+	free(got);
+}
+
+/* ---- rmsnorm (float32) ---- */
+
+static int rms32_setup(struct wb_ctx *c)
+{
+	size_t rows = c->size->n[0], h = c->size->n[1];
+	float *x = wb_input(c, "x", rows * h * sizeof(float));
+	float *w = wb_input(c, "w", h * sizeof(float));
+
+	for (size_t i = 0; i < rows * h; i++)
+		x[i] = (float)wb_rng_range(&c->rng, -2.0, 2.0);
+	for (size_t i = 0; i < h; i++)
+		w[i] = (float)wb_rng_range(&c->rng, 0.5, 1.5);
+	wb_output(c, "y", rows * h * sizeof(float));
+	return 0;
+}
+
+typedef void rms32_fn(const float *, const float *, float *, size_t, size_t,
+		      float);
+
+static int rms32_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	rms32_fn *f = impl == WB_STUDENT ? rmsnorm :
+		      impl == WB_NAIVE   ? naive_rmsnorm : NULL;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, X), wb_dev(c, W), wb_dev(c, Y), c->size->n[0],
+	  c->size->n[1], RMS_EPS);
+	return 0;
+}
+
+/*
+ * Tolerance: |y - ref| <= 1e-5 + 1e-4 |ref|. The float sum of up to 16384
+ * squares errs by ~sqrt(h) x 2^-24 relative in practice (one thread per
+ * row, summing in order, is the worst here, ~1e-5); rsqrtf adds 2 ulp.
+ */
+static void rms32_check(struct wb_ctx *c)
+{
+	check_rows(c, f32_at, 1e-5, 1e-4);
+}
+
+/* ---- rmsnorm_bf16 ---- */
+
+static int rms16_setup(struct wb_ctx *c)
+{
+	size_t rows = c->size->n[0], h = c->size->n[1];
+	bf16_bits *x = wb_input(c, "x", rows * h * sizeof(bf16_bits));
+	bf16_bits *w = wb_input(c, "w", h * sizeof(bf16_bits));
+
+	for (size_t i = 0; i < rows * h; i++)
+		x[i] = float_to_bf16((float)wb_rng_range(&c->rng, -2.0, 2.0));
+	for (size_t i = 0; i < h; i++)
+		w[i] = float_to_bf16((float)wb_rng_range(&c->rng, 0.5, 1.5));
+	wb_output(c, "y", rows * h * sizeof(bf16_bits));
+	return 0;
+}
+
+typedef void rms16_fn(const bf16_bits *, const bf16_bits *, bf16_bits *,
+		      size_t, size_t, float);
+
+static int rms16_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	rms16_fn *f = impl == WB_STUDENT ? rmsnorm_bf16 :
+		      impl == WB_NAIVE   ? naive_rmsnorm_bf16 : NULL;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, X), wb_dev(c, W), wb_dev(c, Y), c->size->n[0],
+	  c->size->n[1], RMS_EPS);
+	return 0;
+}
+
+/*
+ * Tolerance: |y - ref| <= 1e-6 + 8e-3 |ref|, about one bf16 ulp (2^-7
+ * relative at worst). Float math then one rounding to bf16 errs by half
+ * an ulp; summing the squares in bf16 instead of float fails by far.
+ */
+static void rms16_check(struct wb_ctx *c)
+{
+	size_t n = c->size->n[0] * c->size->n[1], unwritten = 0;
+	const bf16_bits *y = c->buf[Y].host;
+
+	for (size_t i = 0; i < n; i++)
+		unwritten += y[i] == 0xffffu;
+	if (unwritten)
+		wb_fail(c, "%zu of %zu values of y never written (still poison)",
+			unwritten, n);
+	else
+		check_rows(c, bf16_at, 1e-6, 8e-3);
+}
+
+/* ---- the table: every knob of this lab, with its reason ---- */
+
+/*
+ * Sizes (rows x hidden): hidden in {1, 7, 768, 4095, 4096, 5120, 8192,
+ * 16384} covers one element, odd lengths (no 16-byte loads: rows are not
+ * 16-byte aligned), a small-model width, widths that are and are not
+ * multiples of a 512-thread block's float4 stride; odd row counts catch a
+ * grid that assumes rows come in pairs or blocks. The two benchmark shapes
+ * are the issue's: a Llama-7B-like 4096 wide, and a 768-wide shape where a
+ * block per row is too little work.
+ */
+#define RMS_SIZES                                                          \
+	{ "1x1", { 1, 1 } }, { "31x1", { 31, 1 } }, { "3x7", { 3, 7 } },    \
+	{ "129x33", { 129, 33 } }, { "33x768", { 33, 768 } },               \
+	{ "1001x768", { 1001, 768 } }, { "17x4095", { 17, 4095 } },         \
+	{ "5x4096", { 5, 4096 } }, { "9x5120", { 9, 5120 } },               \
+	{ "3x8192", { 3, 8192 } }, { "7x16384", { 7, 16384 } }
+
+#define RMS_BENCH                                                          \
+	{ "16384x4096", { 16384, 4096 } }, { "65536x768", { 65536, 768 } }
+
+static const struct wb_exercise exercises[] = {
+	{
+		.name = "rmsnorm",
+		.title = "RMSNorm of float32 rows",
+		.kind = WB_SPEED,
+		.sizes = { RMS_SIZES },
+		.bench = { RMS_BENCH },
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers: geometric-mean speedup over the two shapes, from
+		 * tests/gpu/calibrate.sh on an H200 (naive 1.44 ms and 1.25
+		 * ms): a warp per row with scalar loads 6.06x, a block of
+		 * four warps that each redo the row's sum 6.63x (tier 2 at
+		 * 5.5x); a block per long row and a warp per short one with
+		 * float4 loads 9.9x over five runs. The top tier, 8.5x,
+		 * leaves the solution a 15% margin.
+		 */
+		.tiers = { { 3.0, 20 }, { 5.5, 40 }, { 8.5, 60 } },
+		/* The naive takes ~1.5 ms a call; 60 s only stops hangs. */
+		.timeout_s = 60,
+		.setup = rms32_setup,
+		.run = rms32_run,
+		.check = rms32_check,
+		.bytes = rms_bytes32,
+	},
+	{
+		.name = "rmsnorm_bf16",
+		.title = "RMSNorm of bfloat16 rows, float32 inside",
+		.kind = WB_SPEED,
+		.sizes = { RMS_SIZES },
+		.bench = { RMS_BENCH },
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers, same calibration (naive 1.40 ms and 1.08 ms, one
+		 * thread per row reading 2-byte values): a warp per row,
+		 * 2-byte loads 7.92x (tier 2 at 7.0x); 16-byte loads of 8
+		 * values 18.4x-18.8x. Top tier 15.5x: a 15% margin.
+		 */
+		.tiers = { { 4.0, 20 }, { 7.0, 40 }, { 15.5, 60 } },
+		.timeout_s = 60,
+		.setup = rms16_setup,
+		.run = rms16_run,
+		.check = rms16_check,
+		.bytes = rms_bytes16,
+	},
+};
+
+const struct wb_lab wb_lab = {
+	.name = "06-rmsnorm",
+	.exercises = exercises,
+	.count = sizeof(exercises) / sizeof(exercises[0]),
+};
