@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lab.c - lab 07 (kernel fusion): CPU references, input makers and the
+ * table of knobs the grader reads. References first, then the hooks, then
+ * the table.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "fusion.h"
+
+/* One runner links one submission file: the other entry points are NULL. */
+#pragma weak gelu
+#pragma weak bias_gelu
+#pragma weak add_rmsnorm
+#pragma weak softmax
+
+/* eps as in Llama-style models (and lab 06): too small to hide a bad mean. */
+#define AR_EPS 1e-6f
+
+/* The elementwise checks compare this many values at a time (8 MiB of
+ * doubles), so the reference never needs a 64M-double array. */
+#define CHECK_CHUNK ((size_t)1 << 20)
+
+/* ---- CPU references, in double precision ---- */
+
+#define GELU_K0 0.79788456080286535588 /* sqrt(2 / pi) */
+#define GELU_K1 0.044715
+
+/*
+ * GeLU, tanh form. 0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)) exactly; the
+ * second form costs one exp instead of a tanh (64M tanh calls take ~2.4 s
+ * on one host core, and the benchmark size is checked three times, within
+ * the 15 s the broken-submission tests allow) and does not cancel in
+ * 1 + tanh(u) for u << 0. |u| <= 18 here, so exp cannot overflow.
+ */
+static double cpu_gelu(double x)
+{
+	double u = GELU_K0 * (x + GELU_K1 * x * x * x);
+
+	return x / (1.0 + exp(-2.0 * u));
+}
+
+/* softmax of one row: y = exp(x - max) / sum, into want. */
+static void cpu_softmax_row(const float *x, double *want, size_t cols)
+{
+	double m = x[0], s = 0;
+
+	for (size_t i = 1; i < cols; i++)
+		m = x[i] > m ? x[i] : m;
+	for (size_t i = 0; i < cols; i++) {
+		want[i] = exp(x[i] - m);
+		s += want[i];
+	}
+	for (size_t i = 0; i < cols; i++)
+		want[i] /= s;
+}
+
+/* ---- shared by the exercises ---- */
+
+static void fill_uniform(struct wb_ctx *c, float *x, size_t n, double lo,
+			 double hi)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = (float)wb_rng_range(&c->rng, lo, hi);
+}
+
+/* Scratch for a reference row or chunk; NULL (and a failure) if none. */
+static double *ref_scratch(struct wb_ctx *c, size_t n)
+{
+	double *p = malloc(n * sizeof(double));
+
+	if (!p)
+		wb_fail(c, "the grader ran out of host memory for its "
+			   "reference");
+	return p;
+}
+
+/* After a failed row: say which, since the indices reported are in it. */
+static void note_row(struct wb_ctx *c, size_t r, size_t rows)
+{
+	wb_fail(c, "  (row %zu of %zu; the indices above are within the row)",
+		r, rows);
+}
+
+/* ---- gelu ---- */
+
+enum { G_X, G_Y };
+
+static int gelu_setup(struct wb_ctx *c)
+{
+	size_t n = c->size->n[0];
+	float *x = wb_input(c, "x", n * sizeof(float));
+
+	/* [-6, 6] spans GeLU's three regimes: y ~ 0 for x << 0 (where
+	 * 1 + tanh cancels), the curved middle, and y ~ x for x >> 0. */
+	fill_uniform(c, x, n, -6.0, 6.0);
+	wb_output(c, "y", n * sizeof(float));
+	return 0;
+}
+
+typedef void gelu_fn(const float *, float *, size_t);
+
+static int gelu_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	gelu_fn *f = impl == WB_STUDENT ? gelu :
+		     impl == WB_NAIVE   ? naive_gelu : NULL;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, G_X), wb_dev(c, G_Y), c->size->n[0]);
+	return 0;
+}
+
+/*
+ * Tolerance: |y - ref| <= 1e-6 + 1e-5 |ref|, for gelu and bias_gelu. In
+ * float with tanhf (2 ulp), in any order and with or without FMA
+ * contraction, y errs by a few ulp (~1e-6 relative) where it is not small,
+ * and by at most ~4e-7 absolute where 1 + tanh(u) cancels (x -> -6: the
+ * float spacing near -1 is 6e-8, times 0.5 |x|); the naive's nine
+ * roundings included. The hardware tanh.approx.f32 (up to ~130 ulp,
+ * about 8e-6 absolute near tanh = -1) fails there, by up to ~20x: it is
+ * not accepted, since the kernel is memory-bound and it buys only error.
+ */
+#define GELU_ATOL 1e-6
+#define GELU_RTOL 1e-5
+
+/* Chunk by chunk, so the double reference stays small. */
+static void gelu_check(struct wb_ctx *c)
+{
+	const float *x = c->buf[G_X].host, *y = c->buf[G_Y].host;
+	size_t n = c->size->n[0];
+	double *want = ref_scratch(c, CHECK_CHUNK);
+
+	for (size_t i0 = 0; want && i0 < n && !c->failed; i0 += CHECK_CHUNK) {
+		size_t m = n - i0 < CHECK_CHUNK ? n - i0 : CHECK_CHUNK;
+
+		for (size_t i = 0; i < m; i++)
+			want[i] = cpu_gelu(x[i0 + i]);
+		wb_check_f32(c, "y", y + i0, want, m, GELU_ATOL, GELU_RTOL);
+		if (c->failed && n > CHECK_CHUNK)
+			wb_fail(c, "  (the indices above count from "
+				   "element %zu)", i0);
+	}
+	free(want);
+}
+
+static double gelu_bytes(const struct wb_size *s)
+{
+	return 8.0 * s->n[0];
+}
+
+/* ---- bias_gelu ---- */
+
+enum { B_X, B_B, B_Y };
+
+static int bias_gelu_setup(struct wb_ctx *c)
+{
+	size_t rows = c->size->n[0], cols = c->size->n[1];
+	float *x = wb_input(c, "x", rows * cols * sizeof(float));
+	float *b = wb_input(c, "b", cols * sizeof(float));
+
+	/* x as for gelu; a bias of either sign shifts every column
+	 * differently, so a bias indexed by row or by flat index fails. */
+	fill_uniform(c, x, rows * cols, -6.0, 6.0);
+	fill_uniform(c, b, cols, -1.0, 1.0);
+	wb_output(c, "y", rows * cols * sizeof(float));
+	return 0;
+}
+
+typedef void bias_gelu_fn(const float *, const float *, float *, size_t,
+			  size_t);
+
+static int bias_gelu_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	bias_gelu_fn *f = impl == WB_STUDENT ? bias_gelu :
+			  impl == WB_NAIVE   ? naive_bias_gelu : NULL;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, B_X), wb_dev(c, B_B), wb_dev(c, B_Y), c->size->n[0],
+	  c->size->n[1]);
+	return 0;
+}
+
+/* Row by row; the tolerance is gelu's (the reference adds x + b exactly,
+ * the float sum's rounding, 6e-8 relative, is far inside it). */
+static void bias_gelu_check(struct wb_ctx *c)
+{
+	const float *x = c->buf[B_X].host, *b = c->buf[B_B].host;
+	const float *y = c->buf[B_Y].host;
+	size_t rows = c->size->n[0], cols = c->size->n[1];
+	double *want = ref_scratch(c, cols);
+
+	for (size_t r = 0; want && r < rows && !c->failed; r++) {
+		for (size_t i = 0; i < cols; i++)
+			want[i] = cpu_gelu((double)x[r * cols + i] + b[i]);
+		wb_check_f32(c, "y", y + r * cols, want, cols, GELU_ATOL,
+			     GELU_RTOL);
+		if (c->failed)
+			note_row(c, r, rows);
+	}
+	free(want);
+}
+
+static double bias_gelu_bytes(const struct wb_size *s)
+{
+	return 8.0 * s->n[0] * s->n[1] + 4.0 * s->n[1];
+}
+
+/* ---- add_rmsnorm ---- */
+
+enum { A_X, A_RES, A_W, A_Y };
+
+static int add_rmsnorm_setup(struct wb_ctx *c)
+{
+	size_t rows = c->size->n[0], h = c->size->n[1];
+	float *x = wb_input(c, "x", rows * h * sizeof(float));
+	float *res = wb_inout(c, "residual", rows * h * sizeof(float));
+	float *w = wb_input(c, "w", h * sizeof(float));
+
+	fill_uniform(c, x, rows * h, -1.0, 1.0);
+	fill_uniform(c, res, rows * h, -1.0, 1.0);
+	/* Positive weights near 1, different per column: a w indexed by
+	 * row or by flat index fails. */
+	fill_uniform(c, w, h, 0.5, 1.5);
+	wb_output(c, "y", rows * h * sizeof(float));
+	return 0;
+}
+
+typedef void add_rmsnorm_fn(const float *, float *, const float *, float *,
+			    size_t, size_t, float);
+
+static int add_rmsnorm_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	add_rmsnorm_fn *f = impl == WB_STUDENT ? add_rmsnorm :
+			    impl == WB_NAIVE   ? naive_add_rmsnorm : NULL;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, A_X), wb_dev(c, A_RES), wb_dev(c, A_W), wb_dev(c, A_Y),
+	  c->size->n[0], c->size->n[1], AR_EPS);
+	return 0;
+}
+
+/*
+ * Tolerances. residual: 1e-6 + 1e-6 |ref|: it is one float add, off by at
+ * most half an ulp (6e-8 relative), and it must be written back (an
+ * unwritten residual still holds its initial value and fails). y: 1e-5 +
+ * 1e-4 |ref|, as in lab 06: a float sum of up to 16384 squares in any
+ * order errs by well under 1e-5 relative, rsqrtf by 2 ulp.
+ */
+#define RES_ATOL 1e-6
+#define RES_RTOL 1e-6
+#define AR_ATOL 1e-5
+#define AR_RTOL 1e-4
+
+/* Row by row: h = x + residual, then y from h, each against the kernel. */
+static void add_rmsnorm_check(struct wb_ctx *c)
+{
+	const float *x = c->buf[A_X].host, *w = c->buf[A_W].host;
+	const float *res0 = c->buf[A_RES].init, *res = c->buf[A_RES].host;
+	const float *y = c->buf[A_Y].host;
+	size_t rows = c->size->n[0], h = c->size->n[1];
+	double *hr = ref_scratch(c, 2 * h), *want = hr ? hr + h : NULL;
+
+	for (size_t r = 0; hr && r < rows && !c->failed; r++) {
+		size_t off = r * h;
+		double ss = 0, scale;
+
+		for (size_t i = 0; i < h; i++) {
+			hr[i] = (double)x[off + i] + res0[off + i];
+			ss += hr[i] * hr[i];
+		}
+		wb_check_f32(c, "residual", res + off, hr, h, RES_ATOL,
+			     RES_RTOL);
+		scale = 1.0 / sqrt(ss / (double)h + AR_EPS);
+		for (size_t i = 0; i < h; i++)
+			want[i] = hr[i] * scale * w[i];
+		wb_check_f32(c, "y", y + off, want, h, AR_ATOL, AR_RTOL);
+		if (c->failed)
+			note_row(c, r, rows);
+	}
+	free(hr);
+}
+
+static double add_rmsnorm_bytes(const struct wb_size *s)
+{
+	return 16.0 * s->n[0] * s->n[1] + 4.0 * s->n[1];
+}
+
+/* ---- softmax ---- */
+
+enum { S_X, S_Y };
+
+static int softmax_setup(struct wb_ctx *c)
+{
+	size_t rows = c->size->n[0], cols = c->size->n[1];
+	float *x = wb_input(c, "x", rows * cols * sizeof(float));
+
+	/* exp(x) overflows float above x = 88.7: without subtracting the
+	 * row maximum first, most rows give inf / inf. That is the lesson. */
+	fill_uniform(c, x, rows * cols, -100.0, 100.0);
+	wb_output(c, "y", rows * cols * sizeof(float));
+	return 0;
+}
+
+typedef void softmax_fn(const float *, float *, size_t, size_t);
+
+static int softmax_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	softmax_fn *f = impl == WB_STUDENT ? softmax :
+			impl == WB_NAIVE   ? naive_softmax : NULL;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, S_X), wb_dev(c, S_Y), c->size->n[0], c->size->n[1]);
+	return 0;
+}
+
+/*
+ * Tolerance: |y - ref| <= 1e-9 + 1e-5 |ref|. Where y >= 1e-4 (x - max >
+ * -14 here), float x - max errs by <= 5e-7, expf by 2 ulp and the float
+ * row sum of up to 16384 terms by ~1e-6: a few 1e-6 relative, also with
+ * __expf or exp2f of a scaled argument (a shared error in the max cancels
+ * in the division). Below, atol takes over: probabilities under 1e-9 may
+ * come out as 0 (float exp underflows at x - max < -103).
+ */
+#define SOFTMAX_ATOL 1e-9
+#define SOFTMAX_RTOL 1e-5
+
+static void softmax_check(struct wb_ctx *c)
+{
+	const float *x = c->buf[S_X].host, *y = c->buf[S_Y].host;
+	size_t rows = c->size->n[0], cols = c->size->n[1];
+	double *want = ref_scratch(c, cols);
+
+	for (size_t r = 0; want && r < rows && !c->failed; r++) {
+		cpu_softmax_row(x + r * cols, want, cols);
+		wb_check_f32(c, "y", y + r * cols, want, cols, SOFTMAX_ATOL,
+			     SOFTMAX_RTOL);
+		if (c->failed)
+			note_row(c, r, rows);
+	}
+	free(want);
+}
+
+static double softmax_bytes(const struct wb_size *s)
+{
+	return 8.0 * s->n[0] * s->n[1];
+}
+
+/* ---- the table: every knob of this lab, with its reason ---- */
+
+/*
+ * gelu sizes: 1, 3 and 31, 33 (around a warp) have no full float4 or an
+ * odd tail; 4097, 65537 and 1000003 leave n % 4 = 1 or 3 after many full
+ * blocks, where a float4 kernel without a scalar tail drops elements.
+ * The benchmark, 64M floats (256 MiB each way), is 4x an H200's L2, so the
+ * eager sequence's intermediates really go to DRAM and back.
+ */
+#define GELU_SIZES                                                         \
+	{ "n=1", { 1 } }, { "n=3", { 3 } }, { "n=31", { 31 } },             \
+	{ "n=33", { 33 } }, { "n=1000", { 1000 } }, { "n=4097", { 4097 } }, \
+	{ "n=65537", { 65537 } }, { "n=1000003", { 1000003 } }
+
+/*
+ * bias_gelu sizes (rows x cols): one element; odd widths (7, 31, 33, 4095:
+ * rows not 16-byte aligned, so no float4 on them); 4096 (aligned); 1000
+ * (aligned, but not a multiple of a 256-thread block's float4 stride);
+ * more rows than columns (1000 x 33), where a bias indexed by row shows.
+ * Benchmark: 8192 x 8192, 256 MiB, a large MLP activation.
+ */
+#define BIAS_GELU_SIZES                                                    \
+	{ "1x1", { 1, 1 } }, { "3x7", { 3, 7 } }, { "33x31", { 33, 31 } },  \
+	{ "17x4095", { 17, 4095 } }, { "5x4096", { 5, 4096 } },             \
+	{ "1000x33", { 1000, 33 } }, { "129x1000", { 129, 1000 } }
+
+/*
+ * add_rmsnorm sizes (rows x hidden), lab 06's widths: one element, odd
+ * widths (no float4), small-model 768, 4095/4096 either side of alignment,
+ * 5120, 8192 and 16384 (a whole 512-thread block's worth of float4 and
+ * beyond: a row that does not fit a register budget takes another path).
+ * Benchmark: 16384 tokens x 4096, Llama-7B-like, 256 MiB per matrix.
+ */
+#define ADD_RMSNORM_SIZES                                                  \
+	{ "1x1", { 1, 1 } }, { "3x7", { 3, 7 } }, { "33x768", { 33, 768 } }, \
+	{ "17x4095", { 17, 4095 } }, { "5x4096", { 5, 4096 } },             \
+	{ "9x5120", { 9, 5120 } }, { "3x8192", { 3, 8192 } },               \
+	{ "7x16384", { 7, 16384 } }
+
+/*
+ * softmax sizes (rows x cols): single-element rows (y = 1 exactly, the sum
+ * of one term); 3, 31, 33, 100 and 1023 around a warp and a block;
+ * 4096 and 4099 either side of alignment; 16384, a long row (attention
+ * over 16k tokens). Benchmark: 16384 x 4096 (attention scores of one head
+ * at 4k context, 16k queries), 256 MiB.
+ */
+#define SOFTMAX_SIZES                                                      \
+	{ "1x1", { 1, 1 } }, { "3x1", { 3, 1 } }, { "5x3", { 5, 3 } },      \
+	{ "7x31", { 7, 31 } }, { "9x33", { 9, 33 } },                       \
+	{ "33x100", { 33, 100 } }, { "3x1023", { 3, 1023 } },               \
+	{ "17x4096", { 17, 4096 } }, { "5x4099", { 5, 4099 } },             \
+	{ "2x16384", { 2, 16384 } }
+
+static const struct wb_exercise exercises[] = {
+	{
+		.name = "gelu",
+		.title = "tanh GeLU, fused from nine elementwise kernels",
+		.kind = WB_SPEED,
+		.sizes = { GELU_SIZES },
+		.bench = { { "n=64M", { 64u << 20 } } },
+		/* Correct code earns 40; speed the other 60. */
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers, from tests/gpu/calibrate.sh on an H200: the naive
+		 * moves 21 passes of n floats (12 reads, 9 writes) in 1.95
+		 * ms, a fused float4 kernel 2 passes in 142-148 us: 13.6x-
+		 * 13.8x over five runs (more than the 10.5x the passes
+		 * predict: nine launches and their tails cost too). The top
+		 * tier, 11.5x, leaves a 15% margin; fusing into three
+		 * kernels (seven passes) lands near tier 1.
+		 */
+		.tiers = { { 4.0, 20 }, { 8.0, 40 }, { 11.5, 60 } },
+		/* The naive takes ~2 ms a call; 60 s only stops hangs. */
+		.timeout_s = 60,
+		.setup = gelu_setup,
+		.run = gelu_run,
+		.check = gelu_check,
+		.bytes = gelu_bytes,
+	},
+	{
+		.name = "bias_gelu",
+		.title = "bias add and tanh GeLU, fused from ten kernels",
+		.kind = WB_SPEED,
+		.sizes = { BIAS_GELU_SIZES },
+		.bench = { { "8192x8192", { 8192, 8192 } } },
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers, same calibration: the naive moves 23 passes (the
+		 * bias add's read and write, then gelu's 21) in 2.16 ms,
+		 * the fused kernel 2 in 142 us: 14.7x-15.2x. Top tier
+		 * 12.5x: a 15% margin.
+		 */
+		.tiers = { { 4.0, 20 }, { 8.5, 40 }, { 12.5, 60 } },
+		.timeout_s = 60,
+		.setup = bias_gelu_setup,
+		.run = bias_gelu_run,
+		.check = bias_gelu_check,
+		.bytes = bias_gelu_bytes,
+	},
+	{
+		.name = "add_rmsnorm",
+		.title = "residual add and RMSNorm, residual updated in place",
+		.kind = WB_SPEED,
+		.sizes = { ADD_RMSNORM_SIZES },
+		.bench = { { "16384x4096", { 16384, 4096 } } },
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers, same calibration: the naive's RMSNorm is already
+		 * good, so only the saved pass counts: 5 passes (add: read
+		 * x and residual, write residual; norm: read residual,
+		 * write y) against 4, ~1.25x at equal bandwidth. Measured
+		 * 1.43x every run (384 us against 269 us: the fused kernel
+		 * runs at 108% of copy bandwidth, being read-heavy, and
+		 * saves a launch). Top tier 1.24x: a 15% margin, and about
+		 * what the byte count alone promises.
+		 */
+		.tiers = { { 1.08, 20 }, { 1.16, 40 }, { 1.24, 60 } },
+		.timeout_s = 60,
+		.setup = add_rmsnorm_setup,
+		.run = add_rmsnorm_run,
+		.check = add_rmsnorm_check,
+		.bytes = add_rmsnorm_bytes,
+	},
+	{
+		.name = "softmax",
+		.title = "numerically stable row softmax in one pass",
+		.kind = WB_SPEED,
+		.sizes = { SOFTMAX_SIZES },
+		.bench = { { "16384x4096", { 16384, 4096 } } },
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers, same calibration: the naive moves 5 passes (max:
+		 * read x; exp and sum: read x, write y; divide: read and
+		 * write y) with scalar loads in 754 us; one kernel holding
+		 * the row in registers moves 2 in 137 us: 5.4x-5.5x. An
+		 * online softmax that reads x twice moves 3 passes, about
+		 * 3.7x at the same bandwidth: tier 2 (3.0x). Top tier 4.6x
+		 * (15% margin) asks for reading x once.
+		 */
+		.tiers = { { 1.8, 20 }, { 3.0, 40 }, { 4.6, 60 } },
+		.timeout_s = 60,
+		.setup = softmax_setup,
+		.run = softmax_run,
+		.check = softmax_check,
+		.bytes = softmax_bytes,
+	},
+};
+
+const struct wb_lab wb_lab = {
+	.name = "07-fusion",
+	.exercises = exercises,
+	.count = sizeof(exercises) / sizeof(exercises[0]),
+};
