@@ -157,7 +157,7 @@ section_gpu() {
 	for d in tests/broken/*/; do
 		case=$(basename "$d")
 		lab=$(sed -n '1s|/.*||p' "$d/expect")
-		grade_to "tests/broken/$case solutions" "broken-$case" LAB="$lab" TIMEOUT=15
+		grade_to "tests/broken/$case solutions" "broken-$case" LAB="$lab" TIMEOUT=30
 		ok=1
 		# expect: "lab/exercise VERDICT [speedup<MAX]" per line
 		while read -r ex want limit; do
