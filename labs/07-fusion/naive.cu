@@ -10,7 +10,7 @@
  * fused kernel earns comes from the passes over memory it saves:
  *
  *   gelu         9 elementwise kernels: 12 reads + 9 writes of n floats
- *   bias_gelu    a bias add, then the same 9: 14 reads + 10 writes
+ *   bias_gelu    a bias add, then the same 9: 13 reads + 10 writes
  *   add_rmsnorm  an in-place add, then a good RMSNorm: 5 passes, not 4
  *   softmax      row max, exp and row sum, divide: 5 passes, not 2
  */
