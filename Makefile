@@ -14,6 +14,9 @@
 #   LAB    one lab, "05-reduction" or "reduction"; EX one exercise in it
 #   SEED   reproduce a run's random inputs
 #   TIMEOUT  cap every exercise's time limit at this many seconds
+#   SANITIZE=1  also run each passing exercise at its small sizes under
+#          compute-sanitizer memcheck, racecheck and synccheck (SANITIZER=
+#          its path; default: next to nvcc, else on PATH)
 #   SM     GPU architecture(s), e.g. SM=90 or SM="80 90"; default: the
 #          installed GPU's, or with no GPU $(NOGPU_SM) (machine code, plus
 #          PTX that the driver compiles for any newer GPU)
@@ -30,6 +33,8 @@ LAB       ?=
 EX        ?=
 SEED      ?=
 NOGPU_SM  ?= 75
+SANITIZE  ?=
+SANITIZER ?= $(or $(wildcard $(CUDA_HOME)/bin/compute-sanitizer),$(shell command -v compute-sanitizer 2>/dev/null),compute-sanitizer)
 
 # ---- the GPU architecture ----------------------------------------------------
 ifeq ($(origin SM),undefined)
@@ -73,7 +78,7 @@ endif
 HARNESS_SRCS := runner.c buffers.c timing.c check.c rng.c stats.c result.c verdict.c
 HARNESS   := $(patsubst %.c,$(B)/common/%.o,$(HARNESS_SRCS))
 DEVINFO   := $(B)/devinfo
-GRADER_SRCS := main.c proc.c record.c score.c report.c
+GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c
 GRADER_OBJS := $(patsubst %.c,$(BUILD)/host/grader/%.o,$(GRADER_SRCS)) \
                $(BUILD)/host/common/verdict.o
 GRADER    := $(BUILD)/host/grader/grader
@@ -166,7 +171,8 @@ JSON      ?= $(T)/results.json
 TSV       ?= $(T)/results.tsv
 GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              $(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX)) $(if $(SEED),--seed $(SEED)) \
-             $(if $(TIMEOUT),--timeout-cap $(TIMEOUT))
+             $(if $(TIMEOUT),--timeout-cap $(TIMEOUT)) \
+             $(if $(SANITIZE),--sanitizer $(SANITIZER))
 
 .PHONY: all runners tools grade grade-solutions bench bench-run doctor build-all test torch-compare \
         test-unit test-deps clean
@@ -249,7 +255,7 @@ test-unit: test-deps $(UNIT_TESTS) $(BUILD)/host/tests/fake_child
 test: test-deps
 	@$(MAKE) --no-print-directory test-unit tools
 	@BUILD=$(BUILD) B=$(B) GRADER=$(GRADER) DEVINFO=$(DEVINFO) MAKE="$(MAKE)" \
-		sh tests/run.sh
+		SANITIZER="$(SANITIZER)" sh tests/run.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -11,6 +11,9 @@ static const char *const keys[WB_V_COUNT] = {
 	[WB_V_CRASH] = "CRASH",
 	[WB_V_TIMEOUT] = "TIMEOUT",
 	[WB_V_OUT_OF_BOUNDS] = "OUT_OF_BOUNDS",
+	[WB_V_MEMCHECK] = "MEMCHECK",
+	[WB_V_RACE] = "RACE",
+	[WB_V_SYNC] = "SYNC",
 	[WB_V_BUILT] = "BUILT",
 	[WB_V_ERROR] = "GRADER_ERROR",
 };
@@ -23,6 +26,9 @@ static const char *const labels[WB_V_COUNT] = {
 	[WB_V_CRASH] = "CRASH",
 	[WB_V_TIMEOUT] = "TIMEOUT",
 	[WB_V_OUT_OF_BOUNDS] = "OUT OF BOUNDS",
+	[WB_V_MEMCHECK] = "MEMCHECK",
+	[WB_V_RACE] = "RACE",
+	[WB_V_SYNC] = "SYNC",
 	[WB_V_BUILT] = "BUILT",
 	[WB_V_ERROR] = "GRADER ERROR",
 };

@@ -16,6 +16,9 @@ enum wb_verdict {
 	WB_V_CRASH,
 	WB_V_TIMEOUT,
 	WB_V_OUT_OF_BOUNDS,
+	WB_V_MEMCHECK,  /* compute-sanitizer memcheck found an error */
+	WB_V_RACE,      /* racecheck found a shared-memory hazard */
+	WB_V_SYNC,      /* synccheck found a barrier misuse */
 	WB_V_BUILT,     /* build-only mode: compiled, not run */
 	WB_V_ERROR,     /* the grader itself failed: not the student's fault */
 	WB_V_COUNT

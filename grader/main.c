@@ -24,6 +24,7 @@
 #include "grade.h"
 #include "proc.h"
 #include "report.h"
+#include "sanitize.h"
 
 #define MAX_LABS 32
 #define MAX_ROWS 256
@@ -33,6 +34,10 @@
 /* Seconds allowed to `info --list` and to the device probe. */
 #define LIST_TIMEOUT_S 20.0
 #define PROBE_TIMEOUT_S 120.0
+
+/* Seconds for one sanitizer tool over an exercise's small sizes: the tools
+ * slow kernels down a hundredfold or more. */
+#define SANITIZE_TIMEOUT_S 300.0
 
 /* Lines of a compiler log shown under COMPILE ERROR. */
 #define COMPILE_LINES 12
@@ -46,6 +51,7 @@ struct options {
 	const char *devinfo;
 	const char *json;
 	const char *tsv;
+	const char *sanitizer; /* compute-sanitizer's path, or NULL: not asked */
 	unsigned long long seed;
 	int have_seed;
 	double timeout_cap; /* 0: each exercise's own timeout */
@@ -59,7 +65,8 @@ static int usage(void)
 		"[--ex E]\n"
 		"              [--seed N] [--mode grade|bench|build-only] "
 		"[--devinfo PATH]\n"
-		"              [--json FILE] [--tsv FILE] [--timeout-cap SECONDS]\n");
+		"              [--json FILE] [--tsv FILE] [--timeout-cap SECONDS]\n"
+		"              [--sanitizer PATH-TO-COMPUTE-SANITIZER]\n");
 	return 2;
 }
 
@@ -89,6 +96,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->json = v;
 		else if (!strcmp(a, "--tsv"))
 			o->tsv = v;
+		else if (!strcmp(a, "--sanitizer"))
+			o->sanitizer = *v ? v : NULL;
 		else if (!strcmp(a, "--timeout-cap"))
 			o->timeout_cap = atof(v);
 		else if (!strcmp(a, "--seed") && *v) {
@@ -352,6 +361,57 @@ static void judge_process(struct g_result *r, const struct proc_result *pr,
 	free(tail);
 }
 
+/* Run one sanitizer tool; 1 and the finding in r when it reports one. */
+static int sanitize_with(const struct options *o, const struct san_tool *t,
+			 char *runner, struct g_row *row)
+{
+	char out[PATH_LEN + 32], res[PATH_LEN + 32], seed[32], code[8];
+	char *argv[] = { (char *)o->sanitizer, "--tool", (char *)t->name,
+			 "--error-exitcode", code, runner, "--exercise",
+			 row->spec.name, "--seed", seed, "--result", res,
+			 "--mode", "quick", NULL };
+	char lines[SAN_LINES][G_DETAIL_LEN], *text;
+	struct g_result *r = &row->res;
+	struct proc_result pr;
+	int n;
+
+	snprintf(out, sizeof(out), "%s.%s.out", runner, t->name);
+	snprintf(res, sizeof(res), "%s.%s.result", runner, t->name);
+	snprintf(seed, sizeof(seed), "%llu", o->seed);
+	snprintf(code, sizeof(code), "%d", SAN_FOUND_EXIT);
+	if (proc_run(argv, out, SANITIZE_TIMEOUT_S, &pr) < 0 || pr.timed_out) {
+		g_detail(r, "sanitizers: %s did not finish in %.0f s: not checked",
+			 t->name, SANITIZE_TIMEOUT_S);
+		return 0;
+	}
+	if (!pr.exited || pr.code != SAN_FOUND_EXIT)
+		return 0;
+	text = read_file(out, 1 << 20);
+	n = text ? san_condense(text, lines, SAN_LINES) : 0;
+	free(text);
+	r->verdict = t->verdict;
+	g_detail(r, "compute-sanitizer %s found a problem at the small sizes "
+		    "(full report: %s):", t->name, out);
+	for (int i = 0; i < n; i++)
+		g_detail(r, "  %s", lines[i]);
+	return 1;
+}
+
+/* An exercise that passed, once more under each sanitizer tool. */
+static void sanitize(const struct options *o, char *runner, struct g_row *row)
+{
+	if (!exists(o->sanitizer)) {
+		g_detail(&row->res, "sanitizers: not run (no compute-sanitizer at "
+				    "%s)", o->sanitizer);
+		return;
+	}
+	for (int i = 0; i < 3; i++)
+		if (sanitize_with(o, &san_tools[i], runner, row))
+			return;
+	g_detail(&row->res, "sanitizers: memcheck, racecheck and synccheck "
+			    "found nothing at the small sizes");
+}
+
 static void run_exercise(const struct options *o, const struct g_device *dev,
 			 struct g_row *row)
 {
@@ -398,6 +458,9 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 			free(text);
 			r->wall_s = pr.wall_s;
 			judge_process(r, &pr, row->spec.timeout_s, out);
+			if (o->sanitizer && o->mode == G_GRADE &&
+			    r->verdict == WB_V_PASS)
+				sanitize(o, runner, row);
 		}
 	}
 	g_score(&row->spec, r, dev->copy_gbps);

@@ -126,6 +126,24 @@ grade_to() { # grade_to SRC LOGNAME [make args...]: grade, keep the TSV
 		JSON="$LOGS/$name.json" "$@" > "$LOGS/$name.log" 2>&1
 }
 
+# expect_file FILE NAME: every "lab/exercise VERDICT [speedup<MAX]" line of
+# FILE holds in NAME.tsv; mismatches go to NAME.log. Returns 0 when all do.
+expect_file() {
+	ok=0
+	while read -r ex want limit; do
+		got=$(verdict_of "$LOGS/$2.tsv" "${ex%%/*}" "${ex#*/}")
+		[ "$got" = "$want" ] || { ok=1; echo "$ex: got ${got:-nothing}, expected $want" >> "$LOGS/$2.log"; }
+		[ -n "$limit" ] || continue
+		sp=$(speedup_of "$LOGS/$2.tsv" "${ex%%/*}" "${ex#*/}")
+		awk -v s="$sp" -v m="${limit#speedup<}" 'BEGIN { exit !(s > 0 && s < m) }' ||
+			{ ok=1; echo "$ex: speedup ${sp:-none}, expected below ${limit#speedup<}" >> "$LOGS/$2.log"; }
+	done < "$1"
+	return $ok
+}
+
+# The first verdict in an expect file that is not PASS (or PASS).
+headline() { awk '$2 != "PASS" && !v { v = $2 } END { print v ? v : "PASS" }' "$1"; }
+
 # every_row NAME AWK-BAD-ROW TEST: pass when NAME.tsv has rows and none is bad
 every_row() {
 	bad=$(awk -F '\t' "$2" "$LOGS/$1.tsv" 2>/dev/null)
@@ -144,6 +162,7 @@ section_gpu() {
 		for d in tests/broken/*/; do
 			skip "gpu/broken/$(basename "$d"): ${why:-no usable GPU}"
 		done
+		skip "gpu/sanitize: ${why:-no usable GPU}"
 		return
 	fi
 
@@ -158,21 +177,35 @@ section_gpu() {
 		case=$(basename "$d")
 		lab=$(sed -n '1s|/.*||p' "$d/expect")
 		grade_to "tests/broken/$case solutions" "broken-$case" LAB="$lab" TIMEOUT=30
-		ok=1
-		# expect: "lab/exercise VERDICT [speedup<MAX]" per line
-		while read -r ex want limit; do
-			got=$(verdict_of "$LOGS/broken-$case.tsv" "${ex%%/*}" "${ex#*/}")
-			[ "$got" = "$want" ] || { ok=0; echo "$ex: got ${got:-nothing}, expected $want" >> "$LOGS/broken-$case.log"; }
-			[ -n "$limit" ] || continue
-			sp=$(speedup_of "$LOGS/broken-$case.tsv" "${ex%%/*}" "${ex#*/}")
-			awk -v s="$sp" -v m="${limit#speedup<}" 'BEGIN { exit !(s > 0 && s < m) }' ||
-				{ ok=0; echo "$ex: speedup ${sp:-none}, expected below ${limit#speedup<}" >> "$LOGS/broken-$case.log"; }
-		done < "$d/expect"
-		if [ $ok = 1 ]; then
-			pass "gpu/broken/$case gets $(awk '$2 != "PASS" && !v { v = $2 }
-				END { print v ? v : "PASS" }' "$d/expect"), the rest still grades"
+		if expect_file "$d/expect" "broken-$case"; then
+			pass "gpu/broken/$case gets $(headline "$d/expect"), the rest still grades"
 		else
 			fail "gpu/broken/$case" "$LOGS/broken-$case.log"
+		fi
+	done
+	section_sanitize
+}
+
+# Sanitizers in the grade: the solutions are clean; entries with an
+# expect-sanitize file (races that pass the plain checks) are flagged.
+section_sanitize() {
+	if [ ! -x "${SANITIZER:-}" ]; then
+		skip "gpu/sanitize: no compute-sanitizer at '${SANITIZER:-}'"
+		return
+	fi
+	grade_to solutions sanitize-solutions SANITIZE=1 SANITIZER="$SANITIZER"
+	every_row sanitize-solutions 'NR > 1 && ($3 != "PASS" || $4 != $5)' \
+		"gpu/sanitize: the solutions are clean under memcheck, racecheck, synccheck"
+	for f in tests/broken/*/expect-sanitize; do
+		[ -f "$f" ] || continue
+		case=$(basename "$(dirname "$f")")
+		lab=$(sed -n '1s|/.*||p' "$f")
+		grade_to "tests/broken/$case solutions" "sanitize-$case" LAB="$lab" \
+			SANITIZE=1 SANITIZER="$SANITIZER"
+		if expect_file "$f" "sanitize-$case"; then
+			pass "gpu/sanitize/$case gets $(headline "$f") under SANITIZE=1"
+		else
+			fail "gpu/sanitize/$case" "$LOGS/sanitize-$case.log"
 		fi
 	done
 }
