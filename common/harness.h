@@ -16,6 +16,9 @@
  *                 wb_check_*() or wb_fail();
  *   bytes(s)      the fewest bytes a kernel must move for size s (each input
  *                 read once, each output written once): the speed of light.
+ *   flops(s)      optional, for compute-bound exercises (matmul): the
+ *                 floating-point operations of size s, so the report shows
+ *                 FLOP/s beside GB/s.
  *
  * The harness (runner.c) does the rest: it uploads inputs, poisons outputs,
  * guards them with canaries, checks inputs are unchanged, times the student
@@ -107,11 +110,16 @@ struct wb_exercise {
 	struct wb_tier tiers[WB_MAX_TIERS];  /* rising; ends at speedup 0 */
 	double timeout_s;                    /* the whole exercise process */
 	size_t work_bytes;                   /* scratch given to the entry */
+	int peer_in_grade;                   /* also time the library peer
+					      * when grading, and report the
+					      * student against it (matmul
+					      * against cuBLAS); not scored */
 
 	int (*setup)(struct wb_ctx *c);
 	int (*run)(struct wb_ctx *c, enum wb_impl impl);
 	void (*check)(struct wb_ctx *c);
 	double (*bytes)(const struct wb_size *s);
+	double (*flops)(const struct wb_size *s); /* NULL: memory-bound */
 };
 
 struct wb_lab {

@@ -13,7 +13,8 @@
  *
  * Modes: grade (every size, then time student against naive at the
  * benchmark size), quick (the small sizes only, no timing: for sanitizers),
- * bench (the benchmark size only: naive, submission and peer timed).
+ * bench (the benchmark size only: naive, submission and peer timed). An
+ * exercise with peer_in_grade times its peer when grading too.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -337,6 +338,7 @@ struct shape_time {
 	struct wb_summary hc[WB_IMPL_COUNT]; /* host clock cross-check (ms) */
 	int timed[WB_IMPL_COUNT];
 	double bytes;
+	double flops;
 };
 
 /* Check one benchmark shape, time it, and check a timed output again. */
@@ -370,6 +372,7 @@ static enum wb_verdict bench_shape(const struct wb_exercise *ex,
 	for (int i = 0; i < k; i++)
 		st->timed[impls[i]] = 1;
 	st->bytes = ex->bytes ? ex->bytes(s) : 0;
+	st->flops = ex->flops ? ex->flops(s) : 0;
 
 	impl_now = WB_STUDENT;
 	c.failed = 0;
@@ -422,7 +425,7 @@ static enum wb_verdict bench_all(const struct wb_exercise *ex, uint64_t seed,
 				 int with_peer)
 {
 	struct shape_time st[WB_MAX_BENCH];
-	double bytes[WB_MAX_BENCH];
+	double bytes[WB_MAX_BENCH], flops[WB_MAX_BENCH];
 	int n = 0;
 
 	for (; n < WB_MAX_BENCH && ex->bench[n].label; n++) {
@@ -432,6 +435,7 @@ static enum wb_verdict bench_all(const struct wb_exercise *ex, uint64_t seed,
 		if (v != WB_V_PASS)
 			return v;
 		bytes[n] = st[n].bytes > 0 ? st[n].bytes : 1;
+		flops[n] = st[n].flops > 0 ? st[n].flops : 1;
 	}
 	for (int i = 0; n > 1 && i < n; i++) {
 		double sv = st[i].ev[WB_STUDENT].median, nv = st[i].ev[WB_NAIVE].median;
@@ -445,6 +449,8 @@ static enum wb_verdict bench_all(const struct wb_exercise *ex, uint64_t seed,
 			time_record(st, n, impl);
 	if (st[0].bytes > 0)
 		wb_result("bytes", "%.0f", geomean(bytes, n));
+	if (st[0].flops > 0)
+		wb_result("flops", "%.0f", geomean(flops, n));
 	return WB_V_PASS;
 }
 
@@ -468,7 +474,7 @@ static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
 	}
 	v = verdict_of(wrong, oob);
 	if (v == WB_V_PASS && ex->kind == WB_SPEED && m != MODE_QUICK)
-		v = bench_all(ex, seed, m == MODE_BENCH);
+		v = bench_all(ex, seed, m == MODE_BENCH || ex->peer_in_grade);
 	finish(v, 0);
 }
 

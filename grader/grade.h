@@ -56,12 +56,15 @@ struct g_result {
 	int sizes_ok, sizes_failed;
 	struct g_timing t[G_IMPLS];
 	double bytes;
+	double flops;      /* 0 unless the exercise counts FLOPs */
 	double wall_s;
 
 	/* filled by g_score() */
 	double speedup;    /* naive median / student median; 0 if untimed */
 	double gbps;       /* bytes / student median */
 	double pct_copy;   /* gbps against the measured copy bandwidth */
+	double tflops;     /* flops / student median */
+	double pct_peer;   /* the peer's speed as 100%: peer median / student */
 	double points;
 	double max_points;
 	int tier;          /* tiers reached, 0..ntiers */

@@ -166,6 +166,8 @@ static void record_line(char *l, void *arg)
 		r->t[i].host_us = x;
 	} else if (strcmp(key, "bytes") == 0 && sscanf(l + off, "%lf", &x) == 1) {
 		r->bytes = x;
+	} else if (strcmp(key, "flops") == 0 && sscanf(l + off, "%lf", &x) == 1) {
+		r->flops = x;
 	} else if (strcmp(key, "seed") != 0) {
 		r->garbled = 1;
 	}

@@ -77,6 +77,16 @@ void report_table(FILE *f, const struct g_run *run)
 		const struct g_row *row = &run->rows[i];
 		char name[2 * G_NAME_LEN + 2];
 
+		if (row->res.tflops > 0) {
+			full_name(row, name, sizeof(name));
+			fprintf(f, "\n%s: %.2f TFLOP/s", name, row->res.tflops);
+			if (row->res.pct_peer > 0)
+				fprintf(f, ", %.0f%% of the library peer (%.1f us) "
+					   "timed in the same run",
+					row->res.pct_peer,
+					row->res.t[G_PEER].median_us);
+			fputc('\n', f);
+		}
 		if (!row->res.ndetails)
 			continue;
 		full_name(row, name, sizeof(name));
@@ -94,7 +104,7 @@ void report_table(FILE *f, const struct g_run *run)
 }
 
 static void bench_cell(FILE *f, const struct g_timing *t, double bytes,
-		       double copy)
+		       double flops, double copy)
 {
 	char tm[32];
 	double gbps;
@@ -104,6 +114,11 @@ static void bench_cell(FILE *f, const struct g_timing *t, double bytes,
 		return;
 	}
 	fmt_us(tm, sizeof(tm), t);
+	if (flops > 0) {
+		fprintf(f, " %11s %6.2f TFLOP/s   ", tm,
+			flops / (t->median_us * 1e-6) / 1e12);
+		return;
+	}
 	gbps = bytes > 0 ? bytes / (t->median_us * 1e-6) / 1e9 : 0;
 	if (gbps > 0 && copy > 0)
 		fprintf(f, " %11s %6.0f GB/s %4.0f%%", tm, gbps,
@@ -132,7 +147,7 @@ void report_bench(FILE *f, const struct g_run *run)
 			static const int order[3] = { G_NAIVE, G_STUDENT, G_PEER };
 
 			bench_cell(f, &row->res.t[order[k]], row->res.bytes,
-				   run->dev.copy_gbps);
+				   row->res.flops, run->dev.copy_gbps);
 		}
 		fputc('\n', f);
 	}
@@ -211,6 +226,11 @@ static void test_output(FILE *f, const struct g_row *row)
 			row->spec.ntiers);
 	if (row->spec.speed && r->next_target > 0 && r->verdict == WB_V_PASS)
 		fprintf(m, "; next tier at %.2fx", r->next_target);
+	if (r->tflops > 0)
+		fprintf(m, "\n%.2f TFLOP/s", r->tflops);
+	if (r->tflops > 0 && r->pct_peer > 0)
+		fprintf(m, ", %.0f%% of the library peer timed in the same run",
+			r->pct_peer);
 	for (int d = 0; d < r->ndetails; d++)
 		fprintf(m, "\n%s", r->details[d]);
 	fclose(m);
@@ -268,16 +288,18 @@ static void json_body(FILE *f, const struct g_run *run)
 static void tsv_body(FILE *f, const struct g_run *run)
 {
 	fprintf(f, "lab\texercise\tverdict\tpoints\tmax_points\tspeedup\t"
-		   "time_us\tnaive_us\tpeer_us\tgbps\tpct_copy\ttier\n");
+		   "time_us\tnaive_us\tpeer_us\tgbps\tpct_copy\ttier\t"
+		   "tflops\tpct_peer\n");
 	for (int i = 0; i < run->nrows; i++) {
 		const struct g_row *row = &run->rows[i];
 		const struct g_result *r = &row->res;
 
-		fprintf(f, "%s\t%s\t%s\t%g\t%g\t%.4f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\n",
+		fprintf(f, "%s\t%s\t%s\t%g\t%g\t%.4f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%.3f\t%.1f\n",
 			row->spec.lab, row->spec.name, wb_verdict_key(r->verdict),
 			r->points, r->max_points, r->speedup,
 			r->t[G_STUDENT].median_us, r->t[G_NAIVE].median_us,
-			r->t[G_PEER].median_us, r->gbps, r->pct_copy, r->tier);
+			r->t[G_PEER].median_us, r->gbps, r->pct_copy, r->tier,
+			r->tflops, r->pct_peer);
 	}
 }
 

@@ -75,7 +75,7 @@ void g_score(const struct g_spec *s, struct g_result *r, double copy_gbps)
 
 	r->max_points = s->points_correct + s->points_speed;
 	r->points = 0;
-	r->speedup = r->gbps = r->pct_copy = 0;
+	r->speedup = r->gbps = r->pct_copy = r->tflops = r->pct_peer = 0;
 	r->tier = 0;
 	r->next_target = s->ntiers ? s->tiers[0].speedup : 0;
 	if (st->have && nv->have)
@@ -84,6 +84,10 @@ void g_score(const struct g_spec *s, struct g_result *r, double copy_gbps)
 		r->gbps = r->bytes / (st->median_us * 1e-6) / 1e9;
 	if (r->gbps > 0 && copy_gbps > 0)
 		r->pct_copy = 100 * r->gbps / copy_gbps;
+	if (st->have && r->flops > 0)
+		r->tflops = r->flops / (st->median_us * 1e-6) / 1e12;
+	if (st->have && r->t[G_PEER].have)
+		r->pct_peer = 100 * r->t[G_PEER].median_us / st->median_us;
 	if (r->verdict != WB_V_PASS)
 		return;
 	r->points = s->points_correct;

@@ -316,6 +316,27 @@ static void score_wrong_earns_nothing_but_reports_figures(void **state)
 	assert_near(r.next_target, 2, 0);
 }
 
+/* A compute-bound exercise: FLOP/s from the student's median, and the
+ * library peer's median as 100% (its time over the student's). */
+static void score_flops_and_peer(void **state)
+{
+	struct g_spec s = speed_spec();
+	struct g_result r = timed(WB_V_PASS, 100, 25, 1e6);
+
+	(void)state;
+	r.flops = 2.5e9; /* in 25 us: 100 TFLOP/s */
+	r.t[G_PEER].have = 1;
+	r.t[G_PEER].median_us = 10;
+	g_score(&s, &r, 400);
+	assert_near(r.tflops, 100, 1e-9);
+	assert_near(r.pct_peer, 40, 1e-9);
+	r.flops = 0;
+	r.t[G_PEER].have = 0;
+	g_score(&s, &r, 400);
+	assert_near(r.tflops, 0, 0);
+	assert_near(r.pct_peer, 0, 0);
+}
+
 static void score_every_failing_verdict_earns_nothing(void **state)
 {
 	struct g_spec s = speed_spec();
@@ -489,6 +510,7 @@ int main(void)
 		T(score_missing_naive_timing),
 		T(score_rounds_to_a_tenth),
 		T(score_pct_copy),
+		T(score_flops_and_peer),
 	};
 
 	return cmocka_run_group_tests_name("score", tests, NULL, NULL);
