@@ -1,0 +1,806 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lab.c - lab 01 (warps and divergence): CPU references, input makers and
+ * the table of knobs the grader reads. References first, then the hooks,
+ * then the table.
+ *
+ * The references for branch and trip_count apply the very functions of
+ * warps.h (branch_a, branch_b, trip_f): 32-bit unsigned arithmetic is
+ * exact and defined alike in C and CUDA, so every output must match bit
+ * for bit and no tolerance is needed. The occupancy reference is the CUDA
+ * runtime itself, asked about real kernels (occ_kernels.cu).
+ */
+#include <stdio.h>
+
+#include "harness.h"
+#include "warps.h"
+#include "occ_kernels.h"
+
+/* One runner links one submission file: the other entry points are NULL. */
+#pragma weak thread_map
+#pragma weak branch
+#pragma weak trip_count
+#pragma weak blocks_per_sm
+
+/* The most mismatches shown per size: enough to see a pattern. */
+#define SHOW_MAX 6
+
+/* ---- reporting 32-bit mismatches ---- */
+
+/* The first SHOW_MAX mismatches of an output, and how many there were. */
+struct u32_cmp {
+	size_t bad, unwritten;
+	int shown;
+	size_t index[SHOW_MAX];
+	unsigned int got[SHOW_MAX], want[SHOW_MAX];
+};
+
+static void u32_note(struct u32_cmp *m, size_t i, unsigned int got,
+		     unsigned int want)
+{
+	if (got == want)
+		return;
+	if (m->shown < SHOW_MAX) {
+		m->index[m->shown] = i;
+		m->got[m->shown] = got;
+		m->want[m->shown] = want;
+		m->shown++;
+	}
+	m->bad++;
+	/* All four bytes still 0xff: the grader's poison, most likely. */
+	m->unwritten += got == 0xffffffffu;
+}
+
+/* The summary, then the mismatches; why(i) says what element i is. */
+static void u32_report(struct wb_ctx *c, const struct u32_cmp *m,
+		       const char *what, size_t n, const char *(*why)(size_t))
+{
+	if (!m->bad)
+		return;
+	wb_fail(c, "%zu of %zu values of %s wrong (must match exactly)%s",
+		m->bad, n, what,
+		m->unwritten == n ? ": none was written" :
+		m->unwritten ? ": some never written (still poison)" : "");
+	for (int k = 0; k < m->shown; k++)
+		wb_fail(c, "  %s[%zu] = 0x%08x, expected 0x%08x%s", what,
+			m->index[k], m->got[k], m->want[k],
+			why ? why(m->index[k]) : "");
+}
+
+static void fill_u32(struct wb_ctx *c, unsigned int *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = (unsigned int)wb_rng_u64(&c->rng);
+}
+
+/* ---- thread_map ---- */
+
+/* A launch shape: <<<grid, block>>>. */
+struct tm_shape {
+	unsigned int grid[3], block[3];
+};
+
+/*
+ * The shapes, by size index (n[0]); the size labels repeat them. Blocks
+ * of 1, 27, 31, 33, 80 (the README's 40x2: three warps, the last half
+ * empty), 105, 255 and 1000 threads end in a partial warp; 64, 96 and
+ * 1024 do not. Each dimension is the fastest-moving one somewhere (1x1x64
+ * has only z), grids are 2-D and 3-D (1x1x5 has only z), and 66000 blocks
+ * in x exceed what y and z may hold (65535). 65x31x2 blocks of 17x3x5 is
+ * a million threads.
+ */
+static const struct tm_shape tm_shapes[] = {
+	{ { 1, 1, 1 }, { 1, 1, 1 } },
+	{ { 2, 3, 1 }, { 33, 1, 1 } },
+	{ { 3, 2, 1 }, { 40, 2, 1 } },
+	{ { 2, 2, 2 }, { 7, 5, 3 } },
+	{ { 4, 5, 6 }, { 3, 3, 3 } },
+	{ { 7, 2, 1 }, { 31, 1, 1 } },
+	{ { 3, 1, 2 }, { 1, 1, 64 } },
+	{ { 1, 9, 1 }, { 2, 64, 1 } },
+	{ { 1, 1, 5 }, { 96, 1, 1 } },
+	{ { 5, 3, 1 }, { 32, 32, 1 } },
+	{ { 3, 2, 2 }, { 16, 16, 4 } },
+	{ { 2, 3, 2 }, { 10, 10, 10 } },
+	{ { 65, 31, 2 }, { 17, 3, 5 } },
+	{ { 66000, 2, 1 }, { 2, 2, 1 } },
+};
+
+static size_t tm_block_threads(const struct tm_shape *s)
+{
+	return (size_t)s->block[0] * s->block[1] * s->block[2];
+}
+
+static size_t tm_threads(const struct tm_shape *s)
+{
+	return (size_t)s->grid[0] * s->grid[1] * s->grid[2] *
+	       tm_block_threads(s);
+}
+
+/* The record that the definition in warps.h puts at global index g. */
+static void cpu_thread_rec(const struct tm_shape *s, size_t g,
+			   struct thread_rec *r)
+{
+	size_t per_block = tm_block_threads(s);
+	size_t b = g / per_block, t = g % per_block;
+	size_t gx = s->grid[0], gy = s->grid[1];
+	size_t bx = s->block[0], by = s->block[1];
+
+	r->block[0] = (unsigned int)(b % gx);
+	r->block[1] = (unsigned int)(b / gx % gy);
+	r->block[2] = (unsigned int)(b / (gx * gy));
+	r->thread[0] = (unsigned int)(t % bx);
+	r->thread[1] = (unsigned int)(t / bx % by);
+	r->thread[2] = (unsigned int)(t / (bx * by));
+	r->warp = (unsigned int)(t / 32);
+	r->lane = (unsigned int)(t % 32);
+}
+
+static int rec_equal(const struct thread_rec *a, const struct thread_rec *b)
+{
+	for (int k = 0; k < 3; k++)
+		if (a->block[k] != b->block[k] || a->thread[k] != b->thread[k])
+			return 0;
+	return a->warp == b->warp && a->lane == b->lane;
+}
+
+static int rec_poisoned(const struct thread_rec *r)
+{
+	const unsigned int *w = (const unsigned int *)r;
+
+	for (size_t k = 0; k < sizeof(*r) / sizeof(*w); k++)
+		if (w[k] != 0xffffffffu)
+			return 0;
+	return 1;
+}
+
+enum { TM_OUT };
+
+static const struct tm_shape *tm_shape_of(const struct wb_ctx *c)
+{
+	return &tm_shapes[c->size->n[0]];
+}
+
+static int thread_map_setup(struct wb_ctx *c)
+{
+	wb_output(c, "out",
+		  tm_threads(tm_shape_of(c)) * sizeof(struct thread_rec));
+	return 0;
+}
+
+static int thread_map_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	const struct tm_shape *s = tm_shape_of(c);
+	dim3 grid = { s->grid[0], s->grid[1], s->grid[2] };
+	dim3 block = { s->block[0], s->block[1], s->block[2] };
+
+	if (impl != WB_STUDENT || !thread_map)
+		return WB_MISSING;
+	thread_map(grid, block, wb_dev(c, TM_OUT));
+	return 0;
+}
+
+static void show_rec(struct wb_ctx *c, size_t g, const struct thread_rec *got,
+		     const struct thread_rec *want)
+{
+	if (rec_poisoned(got)) {
+		wb_fail(c, "  out[%zu] never written; it belongs to block "
+			   "(%u,%u,%u) thread (%u,%u,%u)", g, want->block[0],
+			want->block[1], want->block[2], want->thread[0],
+			want->thread[1], want->thread[2]);
+		return;
+	}
+	wb_fail(c, "  out[%zu] = block (%u,%u,%u) thread (%u,%u,%u) warp %u "
+		   "lane %u; expected block (%u,%u,%u) thread (%u,%u,%u) warp "
+		   "%u lane %u", g, got->block[0], got->block[1], got->block[2],
+		got->thread[0], got->thread[1], got->thread[2], got->warp,
+		got->lane, want->block[0], want->block[1], want->block[2],
+		want->thread[0], want->thread[1], want->thread[2], want->warp,
+		want->lane);
+}
+
+static void thread_map_check(struct wb_ctx *c)
+{
+	const struct tm_shape *s = tm_shape_of(c);
+	const struct thread_rec *out = c->buf[TM_OUT].host;
+	size_t n = tm_threads(s), bad = 0, unwritten = 0, first[SHOW_MAX];
+	int shown = 0;
+
+	for (size_t g = 0; g < n; g++) {
+		struct thread_rec want;
+
+		cpu_thread_rec(s, g, &want);
+		if (rec_equal(&out[g], &want))
+			continue;
+		if (shown < SHOW_MAX)
+			first[shown++] = g;
+		bad++;
+		unwritten += rec_poisoned(&out[g]);
+	}
+	if (!bad)
+		return;
+	wb_fail(c, "%zu of %zu records wrong%s", bad, n,
+		unwritten == n ? ": none was written" :
+		unwritten ? ", some never written" : "");
+	for (int k = 0; k < shown; k++) {
+		struct thread_rec want;
+
+		cpu_thread_rec(s, first[k], &want);
+		show_rec(c, first[k], &out[first[k]], &want);
+	}
+}
+
+/* ---- branch ---- */
+
+enum { BR_IN, BR_OUT };
+
+static int branch_setup(struct wb_ctx *c)
+{
+	size_t n = c->size->n[0];
+
+	/* Any 32-bit value: the chains mix every bit, so an element given
+	 * the other branch, or taken from a neighbour, cannot match. */
+	fill_u32(c, wb_input(c, "in", n * sizeof(unsigned int)), n);
+	wb_output(c, "out", n * sizeof(unsigned int));
+	return 0;
+}
+
+typedef void branch_fn(const unsigned int *, unsigned int *, size_t);
+
+static int branch_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	branch_fn *f = impl == WB_STUDENT ? branch :
+		       impl == WB_NAIVE   ? naive_branch : NULL;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, BR_IN), wb_dev(c, BR_OUT), c->size->n[0]);
+	return 0;
+}
+
+/*
+ * The expected values of in[0..m-1], m <= 4, starting at an even index:
+ * branch_a, branch_b, branch_a, branch_b. The four chains run side by side
+ * in one loop, in registers, so that the CPU overlaps their latencies: the
+ * benchmark size (32M elements of 32 rounds) is checked three times per
+ * grading run, and one chain at a time takes ~8x longer.
+ */
+static void cpu_branch4(const unsigned int *in, size_t m, unsigned int *want)
+{
+	unsigned int a0 = in[0], b0 = m > 1 ? in[1] : 0;
+	unsigned int a1 = m > 2 ? in[2] : 0, b1 = m > 3 ? in[3] : 0;
+
+	for (int r = 0; r < BRANCH_ROUNDS; r++) {
+		a0 = branch_a_round(a0);
+		b0 = branch_b_round(b0);
+		a1 = branch_a_round(a1);
+		b1 = branch_b_round(b1);
+	}
+	want[0] = a0;
+	want[1] = b0;
+	want[2] = a1;
+	want[3] = b1;
+}
+
+static const char *branch_why(size_t i)
+{
+	return i % 2 ? " (odd: branch_b)" : " (even: branch_a)";
+}
+
+static void branch_check(struct wb_ctx *c)
+{
+	const unsigned int *in = c->buf[BR_IN].host, *out = c->buf[BR_OUT].host;
+	size_t n = c->size->n[0];
+	struct u32_cmp m = { 0 };
+
+	for (size_t i = 0; i < n; i += 4) {
+		size_t len = n - i < 4 ? n - i : 4;
+		unsigned int want[4];
+
+		cpu_branch4(in + i, len, want);
+		for (size_t k = 0; k < len; k++)
+			u32_note(&m, i + k, out[i + k], want[k]);
+	}
+	u32_report(c, &m, "out", n, branch_why);
+}
+
+static double branch_bytes(const struct wb_size *s)
+{
+	return 8.0 * s->n[0];
+}
+
+/* ---- trip_count ---- */
+
+enum { TC_IN, TC_CNT, TC_OUT };
+
+/* How the counts are drawn (a size's n[1]). */
+enum { TRIP_SKEWED, TRIP_ALL_HEAVY, TRIP_ANY_BYTE };
+
+static unsigned char trip_heavy(struct wb_ctx *c)
+{
+	return (unsigned char)(TRIP_HEAVY_MIN +
+			       wb_rng_below(&c->rng, TRIP_HEAVY_MAX -
+						      TRIP_HEAVY_MIN + 1));
+}
+
+static unsigned char trip_draw(struct wb_ctx *c, int kind)
+{
+	switch (kind) {
+	case TRIP_ALL_HEAVY:
+		return trip_heavy(c);
+	case TRIP_ANY_BYTE:
+		return (unsigned char)wb_rng_below(&c->rng, 256);
+	default:
+		if (wb_rng_below(&c->rng, 8) == 0)
+			return trip_heavy(c);
+		return (unsigned char)wb_rng_below(&c->rng, TRIP_LIGHT_MAX + 1);
+	}
+}
+
+static int trip_count_setup(struct wb_ctx *c)
+{
+	size_t n = c->size->n[0];
+	int kind = (int)c->size->n[1];
+	unsigned char *cnt;
+
+	fill_u32(c, wb_input(c, "in", n * sizeof(unsigned int)), n);
+	/* Skewed: 7 in 8 light (0 to 8 rounds), the rest heavy (64 to 80),
+	 * each element independently, so nearly every warp of 32 holds a
+	 * heavy one. Zero counts (out = in) come with the light ones. */
+	cnt = wb_input(c, "cnt", n);
+	for (size_t i = 0; i < n; i++)
+		cnt[i] = trip_draw(c, kind);
+	wb_output(c, "out", n * sizeof(unsigned int));
+	return 0;
+}
+
+typedef void trip_fn(const unsigned int *, const unsigned char *,
+		     unsigned int *, size_t, void *);
+
+static int trip_count_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	trip_fn *f = impl == WB_STUDENT ? trip_count :
+		     impl == WB_NAIVE   ? naive_trip_count : NULL;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, TC_IN), wb_dev(c, TC_CNT), wb_dev(c, TC_OUT), c->size->n[0],
+	  c->work);
+	return 0;
+}
+
+/* The count of the element shown, for the report; one line at a time. */
+static const unsigned char *trip_cnt_now;
+
+static const char *trip_why(size_t i)
+{
+	static char why[48];
+
+	snprintf(why, sizeof(why), " (cnt %u)", trip_cnt_now[i]);
+	return why;
+}
+
+/*
+ * trip_f applied k[l] times to x[l], for four elements side by side. Their
+ * chains are independent, so the CPU overlaps their multiplies (a heavy
+ * element alone waits on each round's), and a chain that is done just
+ * stops changing (a conditional move, not a branch that the CPU would
+ * mispredict at every light element's random count). The benchmark size
+ * is checked three times per grading run: one element at a time took ~1
+ * s, this ~0.4 s.
+ */
+static void cpu_trip4(unsigned int *x, const unsigned int *k)
+{
+	unsigned int a = x[0], b = x[1], c = x[2], d = x[3], most = 0;
+
+	for (int l = 0; l < 4; l++)
+		most = k[l] > most ? k[l] : most;
+	for (unsigned int r = 0; r < most; r++) {
+		a = r < k[0] ? trip_f(a) : a;
+		b = r < k[1] ? trip_f(b) : b;
+		c = r < k[2] ? trip_f(c) : c;
+		d = r < k[3] ? trip_f(d) : d;
+	}
+	x[0] = a;
+	x[1] = b;
+	x[2] = c;
+	x[3] = d;
+}
+
+/* Up to four elements of one class (light or heavy) waiting together, so
+ * that the group's longest chain is not much longer than the others. */
+struct trip_batch {
+	int m;
+	size_t index[4];
+	unsigned int x[4], k[4];
+};
+
+static void trip_flush(struct trip_batch *b, const unsigned int *out,
+		       struct u32_cmp *m)
+{
+	for (int l = b->m; l < 4; l++)
+		b->x[l] = b->k[l] = 0;
+	cpu_trip4(b->x, b->k);
+	for (int l = 0; l < b->m; l++)
+		u32_note(m, b->index[l], out[b->index[l]], b->x[l]);
+	b->m = 0;
+}
+
+static void trip_count_check(struct wb_ctx *c)
+{
+	const unsigned int *in = c->buf[TC_IN].host, *out = c->buf[TC_OUT].host;
+	const unsigned char *cnt = c->buf[TC_CNT].host;
+	size_t n = c->size->n[0];
+	struct trip_batch batch[2] = { { 0 }, { 0 } };
+	struct u32_cmp m = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		struct trip_batch *b = &batch[cnt[i] > TRIP_LIGHT_MAX];
+
+		b->index[b->m] = i;
+		b->x[b->m] = in[i];
+		b->k[b->m] = cnt[i];
+		if (++b->m == 4)
+			trip_flush(b, out, &m);
+	}
+	trip_flush(&batch[0], out, &m);
+	trip_flush(&batch[1], out, &m);
+	trip_cnt_now = cnt;
+	u32_report(c, &m, "out", n, trip_why);
+}
+
+static double trip_count_bytes(const struct wb_size *s)
+{
+	return 9.0 * s->n[0];
+}
+
+/* ---- occupancy ---- */
+
+/* Block sizes are swept from 1 up to this, or the kernel's own limit. */
+#define OCC_MAX_BLOCK 1024
+
+enum { OC_BLOCKS };
+
+static int dev_attr(enum cudaDeviceAttr a)
+{
+	int v, dev;
+
+	CUDA_CHECK(cudaGetDevice(&dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&v, a, dev));
+	return v;
+}
+
+/*
+ * The device as blocks_per_sm() gets it. The allocation units and the
+ * sub-partition count cannot be queried: they are the architecture's
+ * (the CUDA occupancy calculator's tables; the grader needs compute
+ * capability 7.5 or later, where registers go in 256s per warp and the
+ * register file is split between 4 schedulers; shared memory goes in 256
+ * bytes before 8.0 and in 128 from 8.0 on).
+ */
+static void occ_device_now(struct occ_device *d)
+{
+	int major = dev_attr(cudaDevAttrComputeCapabilityMajor);
+
+	d->warp_size = dev_attr(cudaDevAttrWarpSize);
+	d->max_threads_per_sm =
+		dev_attr(cudaDevAttrMaxThreadsPerMultiProcessor);
+	d->max_blocks_per_sm = dev_attr(cudaDevAttrMaxBlocksPerMultiprocessor);
+	d->regs_per_sm = dev_attr(cudaDevAttrMaxRegistersPerMultiprocessor);
+	d->regs_per_block = dev_attr(cudaDevAttrMaxRegistersPerBlock);
+	d->max_regs_per_thread = 255;
+	d->reg_alloc_unit = 256;
+	d->sub_partitions = 4;
+	d->smem_per_sm =
+		(size_t)dev_attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
+	d->smem_per_block =
+		(size_t)dev_attr(cudaDevAttrMaxSharedMemoryPerBlock);
+	d->smem_reserved_per_block =
+		(size_t)dev_attr(cudaDevAttrReservedSharedMemoryPerBlock);
+	d->smem_alloc_unit = major >= 8 ? 128 : 256;
+}
+
+static int occ_id(const struct wb_ctx *c)
+{
+	return (int)c->size->n[0];
+}
+
+/* Block sizes 1..occ_sweep(p) are asked about. */
+static int occ_sweep(const struct occ_probe *p)
+{
+	return p->max_threads < OCC_MAX_BLOCK ? p->max_threads : OCC_MAX_BLOCK;
+}
+
+static int occupancy_setup(struct wb_ctx *c)
+{
+	struct occ_probe p;
+
+	occ_probe_kernel(occ_id(c), &p);
+	wb_output(c, "blocks", (size_t)occ_sweep(&p) * sizeof(int));
+	return 0;
+}
+
+/* The student's answer for every block size, copied to the output. */
+static int occupancy_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	int got[OCC_MAX_BLOCK], sweep;
+	struct occ_kernel k;
+	struct occ_device d;
+	struct occ_probe p;
+
+	if (impl != WB_STUDENT || !blocks_per_sm)
+		return WB_MISSING;
+	occ_probe_kernel(occ_id(c), &p);
+	occ_device_now(&d);
+	k.regs_per_thread = p.regs;
+	k.static_smem = p.static_smem;
+	k.dynamic_smem = c->size->n[1];
+	sweep = occ_sweep(&p);
+	for (int b = 1; b <= sweep; b++)
+		got[b - 1] = blocks_per_sm(&k, b, &d);
+	CUDA_CHECK(cudaMemcpy(wb_dev(c, OC_BLOCKS), got,
+			      (size_t)sweep * sizeof(int),
+			      cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/* The columns of the printed table: warp multiples, and sizes just off. */
+static const int occ_columns[] = {
+	1, 32, 33, 64, 96, 100, 128, 160, 192, 256, 320, 384, 512, 640, 768,
+	1024,
+};
+
+#define OCC_NCOLUMNS (int)(sizeof(occ_columns) / sizeof(occ_columns[0]))
+
+/* The student's row beside the runtime's, in the runner's output. */
+static void occ_print_table(const struct wb_ctx *c, const struct occ_probe *p,
+			    const int *got, const int *want, int sweep)
+{
+	printf("  %s: %d registers/thread, %zu + %zu bytes of shared memory "
+	       "(static + dynamic); blocks per SM:\n", p->name, p->regs,
+	       p->static_smem, (size_t)c->size->n[1]);
+	printf("    %-8s", "threads");
+	for (int i = 0; i < OCC_NCOLUMNS && occ_columns[i] <= sweep; i++)
+		printf(" %5d", occ_columns[i]);
+	printf("\n    %-8s", "yours");
+	for (int i = 0; i < OCC_NCOLUMNS && occ_columns[i] <= sweep; i++) {
+		int b = occ_columns[i] - 1;
+
+		printf(" %4d%c", got[b], got[b] == want[b] ? ' ' : '*');
+	}
+	printf("\n    %-8s", "runtime");
+	for (int i = 0; i < OCC_NCOLUMNS && occ_columns[i] <= sweep; i++)
+		printf(" %5d", want[occ_columns[i] - 1]);
+	printf("\n");
+}
+
+/*
+ * For whoever maintains the lab: where the runtime and the toolkit's own
+ * calculator (cuda_occupancy.h) disagree, say so. Not graded.
+ */
+static void occ_note_header(const struct wb_ctx *c, const int *want,
+			    int sweep)
+{
+	int notes = 0;
+
+	for (int b = 1; b <= sweep && notes < 3; b++) {
+		int h = occ_header_blocks(occ_id(c), b, c->size->n[1]);
+
+		if (h >= 0 && h != want[b - 1]) {
+			printf("    note: cuda_occupancy.h says %d for %d "
+			       "threads, the runtime %d\n", h, b, want[b - 1]);
+			notes++;
+		}
+	}
+}
+
+static void occupancy_check(struct wb_ctx *c)
+{
+	const int *got = c->buf[OC_BLOCKS].host;
+	int want[OCC_MAX_BLOCK], sweep, bad = 0, shown = 0;
+	size_t dyn = c->size->n[1];
+	struct occ_probe p;
+
+	occ_probe_kernel(occ_id(c), &p);
+	sweep = occ_sweep(&p);
+	for (int b = 1; b <= sweep; b++) {
+		want[b - 1] = occ_runtime_blocks(occ_id(c), b, dyn);
+		bad += got[b - 1] != want[b - 1];
+	}
+	occ_print_table(c, &p, got, want, sweep);
+	occ_note_header(c, want, sweep);
+	if (!bad)
+		return;
+	wb_fail(c, "%d of %d block sizes wrong (%s: %d registers/thread, "
+		   "%zu bytes static + %zu dynamic shared memory)", bad, sweep,
+		p.name, p.regs, p.static_smem, dyn);
+	for (int b = 1; b <= sweep && shown < SHOW_MAX; b++) {
+		if (got[b - 1] == want[b - 1])
+			continue;
+		wb_fail(c, "  %d threads (%d warps): you said %d blocks, the "
+			   "runtime says %d", b, (b + 31) / 32, got[b - 1],
+			want[b - 1]);
+		shown++;
+	}
+}
+
+/* ---- the table: every knob of this lab, with its reason ---- */
+
+/* thread_map: one size per launch shape (the labels name grid and block). */
+#define THREAD_MAP_SIZES                                                   \
+	{ "g1x1x1 b1x1x1", { 0 } }, { "g2x3x1 b33x1x1", { 1 } },            \
+	{ "g3x2x1 b40x2x1", { 2 } }, { "g2x2x2 b7x5x3", { 3 } },           \
+	{ "g4x5x6 b3x3x3", { 4 } }, { "g7x2x1 b31x1x1", { 5 } },           \
+	{ "g3x1x2 b1x1x64", { 6 } }, { "g1x9x1 b2x64x1", { 7 } },          \
+	{ "g1x1x5 b96x1x1", { 8 } }, { "g5x3x1 b32x32x1", { 9 } },         \
+	{ "g3x2x2 b16x16x4", { 10 } }, { "g2x3x2 b10x10x10", { 11 } },     \
+	{ "g65x31x2 b17x3x5", { 12 } }, { "g66000x2x1 b2x2x1", { 13 } }
+
+/*
+ * branch sizes: 1 and 2 (one or both branches only); 31, 32, 33, 63, 64,
+ * 65 around a warp and the 64 elements of a pair of warps that a
+ * per-warp remapping covers; 255, 257, 1000, 1023 around a block; 4097,
+ * 65537 and 1000003 are odd and not multiples of 4 (a vectorised kernel
+ * needs its tail); 2^22 + 6 is larger than one wave of blocks.
+ */
+#define BRANCH_SIZES                                                       \
+	{ "n=1", { 1 } }, { "n=2", { 2 } }, { "n=31", { 31 } },             \
+	{ "n=32", { 32 } }, { "n=33", { 33 } }, { "n=63", { 63 } },         \
+	{ "n=64", { 64 } }, { "n=65", { 65 } }, { "n=255", { 255 } },       \
+	{ "n=257", { 257 } }, { "n=1000", { 1000 } }, { "n=1023", { 1023 } }, \
+	{ "n=4097", { 4097 } }, { "n=65537", { 65537 } },                   \
+	{ "n=1000003", { 1000003 } }, { "n=2^22+6", { (1u << 22) + 6 } }
+
+/*
+ * trip_count sizes (n, how counts are drawn): as for branch, with the
+ * skewed counts; 2049 and 65537 are one element past a 2048-element tile
+ * and a power of two; 4097 with every count heavy (a regrouping buffer
+ * sized for the expected 1 in 8 overflows); 1000 with counts anywhere in
+ * 0..255 (thresholds must not assume the distribution for correctness).
+ */
+#define TRIP_SIZES                                                         \
+	{ "n=1", { 1, TRIP_SKEWED } }, { "n=31", { 31, TRIP_SKEWED } },     \
+	{ "n=33", { 33, TRIP_SKEWED } }, { "n=255", { 255, TRIP_SKEWED } }, \
+	{ "n=257", { 257, TRIP_SKEWED } },                                  \
+	{ "n=1000 any", { 1000, TRIP_ANY_BYTE } },                          \
+	{ "n=2049", { 2049, TRIP_SKEWED } },                                \
+	{ "n=4097 heavy", { 4097, TRIP_ALL_HEAVY } },                       \
+	{ "n=65537", { 65537, TRIP_SKEWED } },                              \
+	{ "n=1000003", { 1000003, TRIP_SKEWED } },                          \
+	{ "n=2^22+6", { (1u << 22) + 6, TRIP_SKEWED } }
+
+/*
+ * occupancy sizes (kernel, dynamic shared memory): each sweeps every
+ * block size from 1 to the kernel's limit, so each rounding (threads to
+ * warps, registers to 256 per warp and to the sub-partition, shared memory
+ * to its unit) is met at every boundary. Register counts from ~10 (the
+ * warp and block limits decide) through ~36 and ~42 (registers decide, and
+ * the sub-partition rounding shows) to 64, 96 and 255 under
+ * __launch_bounds__; shared memory static (9232 bytes: 9 KiB and 16),
+ * dynamic (1000 bytes, never the limit; 12 KiB, 30000 and 48000 bytes:
+ * the limit, and 1 KiB reserved per block changes the answer), and both,
+ * with registers, where whichever is tighter wins.
+ */
+#define OCC_SIZES                                                          \
+	{ "tiny", { OCC_TINY, 0 } }, { "acc24", { OCC_ACC24, 0 } },         \
+	{ "acc32", { OCC_ACC32, 0 } },                                      \
+	{ "bound1024", { OCC_BOUND1024, 0 } },                              \
+	{ "bound640", { OCC_BOUND640, 0 } },                                \
+	{ "bound256", { OCC_BOUND256, 0 } },                                \
+	{ "static9232", { OCC_STATIC9K, 0 } },                              \
+	{ "static9232+3000", { OCC_STATIC9K, 3000 } },                      \
+	{ "dyn1000", { OCC_DYNAMIC, 1000 } },                               \
+	{ "dyn12288", { OCC_DYNAMIC, 12288 } },                             \
+	{ "dyn30000", { OCC_DYNAMIC, 30000 } },                             \
+	{ "dyn48000", { OCC_DYNAMIC, 48000 } },                             \
+	{ "mixed+6000", { OCC_MIXED, 6000 } }
+
+static const struct wb_exercise exercises[] = {
+	{
+		.name = "thread_map",
+		.title = "each thread's linear index, warp and lane",
+		.kind = WB_CORRECTNESS,
+		.sizes = { THREAD_MAP_SIZES },
+		/* A warm-up of a dozen lines: half an exercise. */
+		.points_correct = 50,
+		/* A million records checked at most; 60 s only stops hangs. */
+		.timeout_s = 60,
+		.setup = thread_map_setup,
+		.run = thread_map_run,
+		.check = thread_map_check,
+	},
+	{
+		.name = "branch",
+		.title = "even/odd branches without divergence",
+		.kind = WB_SPEED,
+		.sizes = { BRANCH_SIZES },
+		/*
+		 * 32M elements: 128 MiB in and 128 MiB out, twice an H200's
+		 * L2. The kernel is bound by its integer instructions, not
+		 * by memory, so the L2 matters little here; the naive takes
+		 * ~0.25 ms, the CPU check ~0.2-0.6 s (four chains at once).
+		 */
+		.bench = { { "n=32M", { 32u << 20 } } },
+		/* Correct code earns 40; speed the other 60. */
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers, measured on an H100 80GB HBM3 (tests/gpu/
+		 * calibrate.sh: five solution runs, then each ladder step).
+		 * A naive warp issues both chains for its 32 elements, a
+		 * divergence-free warp one, so the ceiling is about 2x; the
+		 * naive takes 250.2 us. The solution, four elements per
+		 * thread, ran 1.99x-2.01x: the top tier, 1.7x, leaves its
+		 * slowest run a 17% margin. The warp remapping (ladder
+		 * 1-warp-remap: one chain, but stride-2 loads and index
+		 * arithmetic per element) ran 1.51x, between tiers 2 and 3;
+		 * tier 2 (1.45x) sits just under it. Tier 1 (1.2x) lies
+		 * clearly above the naive, and a branchless select that
+		 * computes both chains does the naive's work, so it stays
+		 * under tier 1 (tests/broken/warps-branchless-select).
+		 */
+		.tiers = { { 1.2, 20 }, { 1.45, 40 }, { 1.7, 60 } },
+		/* The naive takes ~0.25 ms; 60 s only stops real hangs. */
+		.timeout_s = 60,
+		.setup = branch_setup,
+		.run = branch_run,
+		.check = branch_check,
+		.bytes = branch_bytes,
+	},
+	{
+		.name = "trip_count",
+		.title = "per-element loops of skewed length, regrouped",
+		.kind = WB_SPEED,
+		.sizes = { TRIP_SIZES },
+		/*
+		 * 32M elements: in and out 128 MiB each, cnt 32 MiB. The
+		 * CPU check walks ~12.5 rounds per element, four chains at
+		 * once, ~0.3-0.8 s.
+		 */
+		.bench = { { "n=32M", { 32u << 20, TRIP_SKEWED } } },
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers, measured on an H100 80GB HBM3: the naive takes
+		 * 438.5 us, each warp as long as its heaviest lane (~77
+		 * rounds for ~12.5 of work per element). The solution, light
+		 * elements in place and a queue of heavy ones per block in
+		 * shared memory, ran 1.79x-1.80x with its regrouping timed
+		 * (1232 GB/s, 46% of copy): the regrouping's own cost and
+		 * the light elements' rounds keep it far from 6x. The top
+		 * tier, 1.56x, leaves its slowest run a 15% margin. The list
+		 * through global memory (ladder 2-global-list: a second
+		 * kernel, heavy elements gathered and scattered through
+		 * DRAM) ran 0.40x, slower than the naive: its extra passes
+		 * cost more than the divergence saves, and it earns no
+		 * speed points. Tier 1 (1.2x) lies clearly above the naive;
+		 * tier 2 (1.38x) splits the way to the top.
+		 */
+		.tiers = { { 1.2, 20 }, { 1.38, 40 }, { 1.56, 60 } },
+		.timeout_s = 60,
+		.work_bytes = TRIP_WORK_BYTES,
+		.setup = trip_count_setup,
+		.run = trip_count_run,
+		.check = trip_count_check,
+		.bytes = trip_count_bytes,
+	},
+	{
+		.name = "occupancy",
+		.title = "blocks per SM, as the occupancy calculator says",
+		.kind = WB_CORRECTNESS,
+		.sizes = { OCC_SIZES },
+		/* Host code, but every rule of residency: a whole exercise. */
+		.points_correct = 100,
+		/* ~12,000 questions to the runtime, a few ms; 60 s: hangs. */
+		.timeout_s = 60,
+		.setup = occupancy_setup,
+		.run = occupancy_run,
+		.check = occupancy_check,
+	},
+};
+
+const struct wb_lab wb_lab = {
+	.name = "01-warps",
+	.exercises = exercises,
+	.count = sizeof(exercises) / sizeof(exercises[0]),
+};
