@@ -1,0 +1,740 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lab.c - lab 02 (warp shuffle): CPU references, input makers and the
+ * table of knobs the grader reads. References first, then the hooks, then
+ * the table.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "shfl.h"
+
+/* One runner links one submission file: the other entry points are NULL,
+ * and so are the peers if PEER_SRCS is emptied. */
+#pragma weak neighbors
+#pragma weak segment_sum
+#pragma weak segment_scan
+#pragma weak filter
+#pragma weak peer_segment_sum
+#pragma weak peer_segment_scan
+#pragma weak peer_filter
+
+/* The float checks compare this many values at a time (8 MiB of doubles),
+ * so the reference never needs a 64M-double array. */
+#define CHECK_CHUNK ((size_t)1 << 20)
+
+/* ---- CPU references, in double precision ---- */
+
+/* The sum of in[lo .. hi-1], exactly enough (at most 32 floats). */
+static double cpu_seg_sum(const float *in, size_t lo, size_t hi)
+{
+	double s = 0;
+
+	for (size_t i = lo; i < hi; i++)
+		s += in[i];
+	return s;
+}
+
+/* want[i - i0] = the segment-inclusive prefix of in at i, i0 <= i < i1;
+ * i0 is a multiple of SHFL_SEG. */
+static void cpu_seg_scan(const float *in, size_t i0, size_t i1, double *want)
+{
+	double s = 0;
+
+	for (size_t i = i0; i < i1; i++) {
+		s = i % SHFL_SEG ? s + in[i] : in[i];
+		want[i - i0] = s;
+	}
+}
+
+/*
+ * Sort 32-bit keys in place: a least-significant-digit radix sort, three
+ * passes of 11 bits whose histograms come from one read. Two multisets of
+ * floats are equal exactly when their bit patterns, sorted, are equal, so
+ * no float order is needed; 32M keys sort in well under a second, where
+ * qsort takes several.
+ */
+#define RADIX_BITS 11
+#define RADIX (1u << RADIX_BITS)
+
+static int sort_u32(uint32_t *a, size_t n)
+{
+	uint32_t *tmp = malloc((n ? n : 1) * sizeof(*tmp)), *src = a, *dst = tmp;
+	size_t *cnt = calloc(3 * RADIX, sizeof(*cnt));
+
+	if (!tmp || !cnt) {
+		free(tmp);
+		free(cnt);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; p < 3; p++)
+			cnt[p * RADIX + (a[i] >> (RADIX_BITS * p) & (RADIX - 1))]++;
+	for (int p = 0; p < 3; p++) {
+		size_t *c = cnt + p * RADIX, sum = 0;
+		uint32_t *t;
+
+		for (size_t d = 0; d < RADIX; d++) {
+			size_t here = c[d];
+
+			c[d] = sum;
+			sum += here;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[c[src[i] >> (RADIX_BITS * p) & (RADIX - 1)]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	/* Three passes end in tmp. */
+	memcpy(a, src, n * sizeof(*a));
+	free(tmp);
+	free(cnt);
+	return 0;
+}
+
+/* ---- shared by the exercises ---- */
+
+static void fill_uniform(struct wb_ctx *c, float *x, size_t n, double lo,
+			 double hi)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = (float)wb_rng_range(&c->rng, lo, hi);
+}
+
+static double *ref_scratch(struct wb_ctx *c, size_t n)
+{
+	double *p = malloc(n * sizeof(double));
+
+	if (!p)
+		wb_fail(c, "the grader ran out of host memory for its "
+			   "reference");
+	return p;
+}
+
+/* ---- neighbors ---- */
+
+enum { N_OUT };
+
+static size_t nb_threads(const struct wb_size *s)
+{
+	return s->n[0] * s->n[1] * s->n[2];
+}
+
+static int neighbors_setup(struct wb_ctx *c)
+{
+	size_t bytes = nb_threads(c->size) * SHFL_SEG * NEIGHBORS_COORDS *
+		       sizeof(int);
+
+	wb_output(c, "out", bytes);
+	return 0;
+}
+
+static int neighbors_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	const struct wb_size *s = c->size;
+
+	/* Correctness only: there is no naive and no peer to call. */
+	if (impl != WB_STUDENT || !neighbors)
+		return WB_MISSING;
+	neighbors(wb_dev(c, N_OUT), (unsigned int)s->n[0],
+		  (unsigned int)s->n[1], (unsigned int)s->n[2]);
+	return 0;
+}
+
+/* The expected (x, y, z) of thread u of a bx x by block, or -1s past nt. */
+static void nb_coords(size_t u, size_t nt, size_t bx, size_t by, int *want)
+{
+	if (u >= nt) {
+		want[0] = want[1] = want[2] = -1;
+		return;
+	}
+	want[0] = (int)(u % bx);
+	want[1] = (int)(u / bx % by);
+	want[2] = (int)(u / (bx * by));
+}
+
+/* Is the entry of thread t, lane j right? want gets what it should be. */
+static int nb_entry_ok(const int *out, const struct wb_size *s, size_t t,
+		       size_t j, int *want)
+{
+	nb_coords(t / SHFL_SEG * SHFL_SEG + j, nb_threads(s), s->n[0], s->n[1],
+		  want);
+	return !memcmp(out + (t * SHFL_SEG + j) * 3, want, 3 * sizeof(int));
+}
+
+/* Count the wrong (thread, lane) entries, then show the first few as
+ * "thread (x,y,z), lane j: got (...), expected (...)". */
+static void neighbors_check(struct wb_ctx *c)
+{
+	const int *out = c->buf[N_OUT].host;
+	const struct wb_size *s = c->size;
+	size_t nt = nb_threads(s), bad = 0, unwritten = 0, shown = 0;
+	int want[3], me[3];
+
+	for (size_t t = 0; t < nt; t++)
+		for (size_t j = 0; j < SHFL_SEG; j++) {
+			const int *got = out + (t * SHFL_SEG + j) * 3;
+
+			if (nb_entry_ok(out, s, t, j, want))
+				continue;
+			bad++;
+			unwritten += got[0] == -1 && got[1] == -1 && got[2] == -1;
+		}
+	if (!bad)
+		return;
+	wb_fail(c, "%zu of %zu (thread, lane) entries wrong%s", bad,
+		nt * SHFL_SEG,
+		unwritten ? ", some still -1 (never written?)" : "");
+	for (size_t t = 0; t < nt && shown < WB_MAX_SHOWN; t++)
+		for (size_t j = 0; j < SHFL_SEG && shown < WB_MAX_SHOWN; j++) {
+			const int *got = out + (t * SHFL_SEG + j) * 3;
+
+			if (nb_entry_ok(out, s, t, j, want))
+				continue;
+			shown++;
+			nb_coords(t, nt, s->n[0], s->n[1], me);
+			wb_fail(c, "  thread (%d,%d,%d), lane %zu: got (%d,%d,%d), "
+				   "expected (%d,%d,%d)%s", me[0], me[1], me[2], j,
+				got[0], got[1], got[2], want[0], want[1], want[2],
+				want[0] < 0 ? ": its warp has no such lane" : "");
+		}
+}
+
+/* ---- segment_sum ---- */
+
+enum { S_IN, S_OUT };
+
+static size_t n_segments(size_t n)
+{
+	return wb_ceil_div(n, SHFL_SEG);
+}
+
+static int seg_setup(struct wb_ctx *c, size_t out_elems)
+{
+	size_t n = c->size->n[0];
+	float *in = wb_input(c, "in", n * sizeof(float));
+
+	/* Signed values: a dropped or repeated element moves a segment's sum
+	 * by about 0.5, far outside the tolerance. */
+	fill_uniform(c, in, n, -1.0, 1.0);
+	wb_output(c, "out", out_elems * sizeof(float));
+	return 0;
+}
+
+static int segment_sum_setup(struct wb_ctx *c)
+{
+	return seg_setup(c, n_segments(c->size->n[0]));
+}
+
+typedef void seg_fn(const float *, size_t, float *);
+
+static int segment_sum_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	seg_fn *f = impl == WB_STUDENT ? segment_sum :
+		    impl == WB_NAIVE   ? naive_segment_sum :
+					 peer_segment_sum;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, S_IN), c->size->n[0], wb_dev(c, S_OUT));
+	return 0;
+}
+
+/*
+ * Tolerance: 6e-5 absolute, for segment_sum and segment_scan. A float sum
+ * of k <= 32 terms, in any order or tree, errs by at most (k - 1) * 2^-24
+ * * sum |x| (each add rounds to half an ulp of a partial sum bounded by sum
+ * |x|); with |x| <= 1 that is 31 * 2^-24 * 32 = 5.9e-5. Typical errors are
+ * ~1e-6. A dropped or repeated element (|x| ~ 0.5) fails unless it is
+ * below 6e-5 in size, one chance in 16000.
+ */
+#define SEG_ATOL 6e-5
+
+static void segment_sum_check(struct wb_ctx *c)
+{
+	const float *in = c->buf[S_IN].host, *out = c->buf[S_OUT].host;
+	size_t n = c->size->n[0], m = n_segments(n);
+	double *want = ref_scratch(c, CHECK_CHUNK);
+
+	for (size_t s0 = 0; want && s0 < m && !c->failed; s0 += CHECK_CHUNK) {
+		size_t k = m - s0 < CHECK_CHUNK ? m - s0 : CHECK_CHUNK;
+
+		for (size_t s = 0; s < k; s++) {
+			size_t lo = (s0 + s) * SHFL_SEG;
+
+			want[s] = cpu_seg_sum(in, lo, lo + SHFL_SEG < n ?
+						      lo + SHFL_SEG : n);
+		}
+		wb_check_f32(c, "out", out + s0, want, k, SEG_ATOL, 0);
+		if (c->failed && m > CHECK_CHUNK)
+			wb_fail(c, "  (the indices above count from segment "
+				   "%zu)", s0);
+	}
+	if (c->failed && n % SHFL_SEG)
+		wb_fail(c, "  (the last segment, out[%zu], is partial: "
+			   "in[%zu .. %zu])", m - 1, (m - 1) * SHFL_SEG, n - 1);
+	free(want);
+}
+
+/* Read every input once, write every segment's sum once. */
+static double segment_sum_bytes(const struct wb_size *s)
+{
+	return 4.0 * s->n[0] + 4.0 * n_segments(s->n[0]);
+}
+
+/* ---- segment_scan ---- */
+
+static int segment_scan_setup(struct wb_ctx *c)
+{
+	return seg_setup(c, c->size->n[0]);
+}
+
+static int segment_scan_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	seg_fn *f = impl == WB_STUDENT ? segment_scan :
+		    impl == WB_NAIVE   ? naive_segment_scan :
+					 peer_segment_scan;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, S_IN), c->size->n[0], wb_dev(c, S_OUT));
+	return 0;
+}
+
+/* Chunk by chunk (CHECK_CHUNK is a multiple of 32); tolerance SEG_ATOL. */
+static void segment_scan_check(struct wb_ctx *c)
+{
+	const float *in = c->buf[S_IN].host, *out = c->buf[S_OUT].host;
+	size_t n = c->size->n[0];
+	double *want = ref_scratch(c, CHECK_CHUNK);
+
+	for (size_t i0 = 0; want && i0 < n && !c->failed; i0 += CHECK_CHUNK) {
+		size_t k = n - i0 < CHECK_CHUNK ? n - i0 : CHECK_CHUNK;
+
+		cpu_seg_scan(in, i0, i0 + k, want);
+		wb_check_f32(c, "out", out + i0, want, k, SEG_ATOL, 0);
+		if (c->failed && n > CHECK_CHUNK)
+			wb_fail(c, "  (the indices above count from element "
+				   "%zu)", i0);
+	}
+	free(want);
+}
+
+static double segment_scan_bytes(const struct wb_size *s)
+{
+	return 8.0 * s->n[0];
+}
+
+/* ---- filter ---- */
+
+enum { F_IN, F_OUT, F_COUNT };
+
+/* How many of the inputs a size keeps: n[1] picks the threshold. */
+enum { KEEP_HALF, KEEP_SPARSE, KEEP_ALL, KEEP_NONE };
+
+static float filter_thr(const struct wb_size *s)
+{
+	switch (s->n[1]) {
+	case KEEP_SPARSE:
+		return 0.9f;  /* ~5% of uniform [-1, 1) */
+	case KEEP_ALL:
+		return -2.0f; /* below every input */
+	case KEEP_NONE:
+		return 2.0f;  /* above every input */
+	default:
+		return 0.0f;  /* ~half */
+	}
+}
+
+/* The expected fraction kept, for the byte count (planted ties aside). */
+static double filter_fraction(const struct wb_size *s)
+{
+	static const double frac[] = { 0.5, 0.05, 1.0, 0.0 };
+
+	return frac[s->n[1] % 4];
+}
+
+static int filter_setup(struct wb_ctx *c)
+{
+	size_t n = c->size->n[0];
+	float *in = wb_input(c, "in", n * sizeof(float));
+	float thr = filter_thr(c->size);
+
+	/* Uniform in [-1, 1), with one element in 64 set to exactly thr
+	 * (when thr is in that range): `>` must drop it, `>=` keeps it. */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t u = wb_rng_u64(&c->rng);
+
+		in[i] = (float)(-1.0 + 2.0 * (double)(u >> 11) * 0x1.0p-53);
+		if (u % 64 == 0 && thr > -1.0f && thr < 1.0f)
+			in[i] = thr;
+	}
+	wb_output(c, "out", n * sizeof(float));
+	wb_output(c, "count", sizeof(int));
+	return 0;
+}
+
+typedef void filter_fn(const float *, size_t, float, float *, int *, void *);
+
+static int filter_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	filter_fn *f = impl == WB_STUDENT ? filter :
+		       impl == WB_NAIVE   ? naive_filter :
+					    peer_filter;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, F_IN), c->size->n[0], filter_thr(c->size),
+	  wb_dev(c, F_OUT), wb_dev(c, F_COUNT), c->work);
+	return 0;
+}
+
+static void show_value(struct wb_ctx *c, const char *what, uint32_t bits,
+		       size_t times)
+{
+	float v;
+
+	memcpy(&v, &bits, sizeof(v));
+	if (bits == 0xffffffffu)
+		wb_fail(c, "  %s: %zu slot(s) still hold the poison (never "
+			   "written)", what, times);
+	else
+		wb_fail(c, "  %s: %.9g (%zu time(s))", what, v, times);
+}
+
+/*
+ * Walk two sorted multisets of k keys: count what the kernel left out and
+ * what it added (duplicates, poison, values at or below the threshold),
+ * and with show, report the first few of them.
+ */
+static size_t walk_sorted(struct wb_ctx *c, const uint32_t *got,
+			  const uint32_t *want, size_t k, size_t *missing,
+			  int show)
+{
+	size_t i = 0, j = 0, extra = 0, shown = 0;
+
+	*missing = 0;
+	while (i < k || j < k) {
+		int take_want = j < k && (i == k || want[j] < got[i]);
+		int take_got = !take_want && i < k && (j == k || got[i] < want[j]);
+		const uint32_t *p = take_want ? want + j : got + i;
+		size_t *idx = take_want ? &j : &i, r = 1;
+
+		if (!take_want && !take_got) {
+			i++;
+			j++;
+			continue;
+		}
+		while (*idx + r < k && p[r] == p[0])
+			r++;
+		*(take_want ? missing : &extra) += r;
+		if (show && shown++ < WB_MAX_SHOWN)
+			show_value(c, take_want ? "missing from out" :
+						  "in out but not kept", p[0], r);
+		*idx += r;
+	}
+	return extra;
+}
+
+static void compare_sorted(struct wb_ctx *c, const uint32_t *got,
+			   const uint32_t *want, size_t k)
+{
+	size_t missing, extra = walk_sorted(c, got, want, k, &missing, 0);
+
+	if (!missing && !extra)
+		return;
+	wb_fail(c, "out[0..count) differs from the kept elements as a "
+		   "multiset: %zu missing, %zu extra (order does not matter)",
+		missing, extra);
+	walk_sorted(c, got, want, k, &missing, 1);
+}
+
+/*
+ * The kept elements of an input, sorted by their bits. At the benchmark
+ * size the check runs several times on the same inputs (the submission,
+ * the naive, timed outputs), and the runner may alternate two input sets
+ * there, each in a host buffer of its own: the last two references are
+ * kept, keyed by the size and the input buffer, the most recent first.
+ */
+struct kept_ref {
+	const struct wb_size *size;
+	const float *in;
+	uint32_t *keys;
+	size_t k;
+};
+
+static struct kept_ref kept_cache[2];
+
+static int kept_build(struct kept_ref *r, const struct wb_size *s,
+		      const float *in)
+{
+	size_t n = s->n[0], k = 0;
+	float thr = filter_thr(s);
+
+	for (size_t i = 0; i < n; i++)
+		k += in[i] > thr;
+	r->keys = malloc((k ? k : 1) * sizeof(*r->keys));
+	if (!r->keys)
+		return -1;
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (in[i] > thr)
+			memcpy(&r->keys[j++], &in[i], sizeof(*r->keys));
+	if (sort_u32(r->keys, k)) {
+		free(r->keys);
+		r->keys = NULL;
+		return -1;
+	}
+	r->size = s;
+	r->in = in;
+	r->k = k;
+	return 0;
+}
+
+static const uint32_t *kept_sorted(const struct wb_size *s, const float *in,
+				   size_t *k_out)
+{
+	struct kept_ref hit;
+
+	if (kept_cache[1].keys && kept_cache[1].size == s &&
+	    kept_cache[1].in == in) {
+		hit = kept_cache[1];
+		kept_cache[1] = kept_cache[0];
+		kept_cache[0] = hit;
+	} else if (!kept_cache[0].keys || kept_cache[0].size != s ||
+		   kept_cache[0].in != in) {
+		free(kept_cache[1].keys);
+		kept_cache[1] = kept_cache[0];
+		memset(&kept_cache[0], 0, sizeof(kept_cache[0]));
+		if (kept_build(&kept_cache[0], s, in))
+			return NULL;
+	}
+	*k_out = kept_cache[0].k;
+	return kept_cache[0].keys;
+}
+
+/*
+ * The count must be exact; then out[0 .. count) must hold exactly the kept
+ * values, in any order: both sides sorted by their bits and compared.
+ */
+static void filter_check(struct wb_ctx *c)
+{
+	const float *in = c->buf[F_IN].host, *out = c->buf[F_OUT].host;
+	int got_count = *(const int *)c->buf[F_COUNT].host;
+	const uint32_t *want;
+	uint32_t *got = NULL;
+	size_t k;
+
+	want = kept_sorted(c->size, in, &k);
+	if (!want) {
+		wb_fail(c, "the grader ran out of host memory for its "
+			   "reference");
+		return;
+	}
+	if (got_count < 0 || (size_t)got_count != k) {
+		wb_fail(c, "count is %d, expected %zu (elements > %g)%s",
+			got_count, k, filter_thr(c->size),
+			got_count == -1 ? " (never written?)" : "");
+		return;
+	}
+	got = malloc((k ? k : 1) * sizeof(*got));
+	if (!got)
+		goto nomem;
+	memcpy(got, out, k * sizeof(*got));
+	if (sort_u32(got, k))
+		goto nomem;
+	compare_sorted(c, got, want, k);
+	free(got);
+	return;
+nomem:
+	wb_fail(c, "the grader ran out of host memory for its reference");
+	free(got);
+}
+
+/* Read every input once, write every kept element and the count once. */
+static double filter_bytes(const struct wb_size *s)
+{
+	return 4.0 * s->n[0] * (1.0 + filter_fraction(s)) + 4;
+}
+
+/* ---- the table: every knob of this lab, with its reason ---- */
+
+/*
+ * neighbors block shapes (x by y by z threads): the seed's 8x8x8; one
+ * thread; one warp along x (32), along y and z (4x4x2, 1x1x64 has lanes
+ * ordered by z); 31 and 33 either side of a warp; 5x7x3 (105 = 3 warps and
+ * 9 lanes), 3x3x3 (27: the only warp is partial), 7x5x9 (315, a partial
+ * warp of 27) and 10x10x10 (1000, 8 lanes over): partial warps, where a
+ * full mask names lanes that do not exist; 16x16x4, the largest block.
+ */
+#define NEIGHBORS_SIZES                                                    \
+	{ "8x8x8", { 8, 8, 8 } }, { "1x1x1", { 1, 1, 1 } },                 \
+	{ "32x1x1", { 32, 1, 1 } }, { "4x4x2", { 4, 4, 2 } },               \
+	{ "1x1x64", { 1, 1, 64 } }, { "31x1x1", { 31, 1, 1 } },             \
+	{ "33x1x1", { 33, 1, 1 } }, { "5x7x3", { 5, 7, 3 } },               \
+	{ "3x3x3", { 3, 3, 3 } }, { "7x5x9", { 7, 5, 9 } },                 \
+	{ "10x10x10", { 10, 10, 10 } }, { "16x16x4", { 16, 16, 4 } }
+
+/*
+ * segment sizes: 1, 2 and 31 (one partial segment), 32 and 33 (one full,
+ * then a one-element segment), 63, 255..257 and 1000, 1023 (partial
+ * segments after full ones, around a block of 256), 1025 (a whole 1024-
+ * float tile and one element), 4097, 65537, 1000003 (n % 4 = 1 or 3: a
+ * float4 path needs a scalar tail), 2^22 + 6 (large enough that a one-wave
+ * grid-stride loop goes around several times).
+ */
+#define SEG_SIZES                                                          \
+	{ "n=1", { 1 } }, { "n=2", { 2 } }, { "n=31", { 31 } },             \
+	{ "n=32", { 32 } }, { "n=33", { 33 } }, { "n=63", { 63 } },         \
+	{ "n=255", { 255 } }, { "n=256", { 256 } }, { "n=257", { 257 } },   \
+	{ "n=1000", { 1000 } }, { "n=1023", { 1023 } },                     \
+	{ "n=1025", { 1025 } }, { "n=4097", { 4097 } },                     \
+	{ "n=65537", { 65537 } }, { "n=1000003", { 1000003 } },             \
+	{ "n=2^22+6", { (1u << 22) + 6 } }
+
+/*
+ * filter sizes (n, which threshold): the segment sizes' awkward n, each
+ * with half of the inputs kept unless marked: all kept (1, 256, 4099,
+ * 65537: the count equals n, every slot of out is written), none kept (32:
+ * count 0, out untouched), sparse (~5%: 255, 1023, 2^22 + 6, where most
+ * warps keep nothing).
+ */
+#define FILTER_SIZES                                                       \
+	{ "n=1 all", { 1, KEEP_ALL } }, { "n=2", { 2, KEEP_HALF } },        \
+	{ "n=31", { 31, KEEP_HALF } }, { "n=32 none", { 32, KEEP_NONE } },  \
+	{ "n=33", { 33, KEEP_HALF } },                                      \
+	{ "n=255 sparse", { 255, KEEP_SPARSE } },                           \
+	{ "n=256 all", { 256, KEEP_ALL } }, { "n=257", { 257, KEEP_HALF } }, \
+	{ "n=1000", { 1000, KEEP_HALF } },                                  \
+	{ "n=1023 sparse", { 1023, KEEP_SPARSE } },                         \
+	{ "n=4097", { 4097, KEEP_HALF } },                                  \
+	{ "n=4099 all", { 4099, KEEP_ALL } },                               \
+	{ "n=65537 all", { 65537, KEEP_ALL } },                             \
+	{ "n=1000003", { 1000003, KEEP_HALF } },                            \
+	{ "n=2^22+6 sparse", { (1u << 22) + 6, KEEP_SPARSE } },             \
+	{ "n=2^22+6", { (1u << 22) + 6, KEEP_HALF } }
+
+static const struct wb_exercise exercises[] = {
+	{
+		.name = "neighbors",
+		.title = "every lane's (x, y, z) through __shfl_sync",
+		.kind = WB_CORRECTNESS,
+		.sizes = { NEIGHBORS_SIZES },
+		/* A warm-up with no speed part: the correctness share of a
+		 * speed exercise. */
+		.points_correct = 40,
+		/* One block per size: 30 s only stops a hang (a mask naming
+		 * a lane that never arrives). */
+		.timeout_s = 30,
+		.setup = neighbors_setup,
+		.run = neighbors_run,
+		.check = neighbors_check,
+	},
+	{
+		.name = "segment_sum",
+		.title = "sum of every 32-element segment",
+		.kind = WB_SPEED,
+		.sizes = { SEG_SIZES },
+		/* 128M floats (512 MiB) read and 16 MiB written: eight times
+		 * an H200's L2, and ~150 us at copy bandwidth, so timing
+		 * measures DRAM with room to spare above launch overheads. */
+		.bench = { { "n=128M", { 128u << 20 } } },
+		/* Correct code earns 40; speed the other 60. */
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers, speedup over the naive shared-memory tree, measured
+		 * on an H100 80GB HBM3 (tests/gpu/calibrate.sh): the naive
+		 * 510.0 us, 1086 GB/s (40% of copy). Thread-per-element
+		 * shuffles (ladder 1-shuffle) 1.31x, in tier 1 (1.2x); one
+		 * float4 per thread with width-8 shuffles (ladder 3-float4)
+		 * 2.59x, and the solution (8 float4 in flight, a
+		 * reduce-scatter, a wave of blocks) 2.51x-2.54x, both at
+		 * about copy bandwidth: on the H100 wide loads alone reach
+		 * the ceiling. Tier 2 (1.7x) separates the two steps; the
+		 * top tier, 2.18x, leaves the solution's slowest run a 15%
+		 * margin. (H200 planning, 64M: shuffles 1.32x.)
+		 */
+		.tiers = { { 1.2, 20 }, { 1.7, 40 }, { 2.18, 60 } },
+		/* The naive takes ~0.5 ms; 60 s only stops real hangs. */
+		.timeout_s = 60,
+		.setup = segment_sum_setup,
+		.run = segment_sum_run,
+		.check = segment_sum_check,
+		.bytes = segment_sum_bytes,
+	},
+	{
+		.name = "segment_scan",
+		.title = "inclusive prefix sum inside every 32-element segment",
+		.kind = WB_SPEED,
+		.sizes = { SEG_SIZES },
+		/* 64M floats read and written (256 MiB each way): four times
+		 * an H200's L2, ~145 us at copy bandwidth. */
+		.bench = { { "n=64M", { 64u << 20 } } },
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers, speedup over the naive Hillis-Steele in shared
+		 * memory, measured on an H100 80GB HBM3: the naive 317.2 us
+		 * already moves the 8n bytes at 1692 GB/s (63% of copy), so
+		 * little is left. Thread-per-element __shfl_up_sync (ladder
+		 * 1-shuffle) 1.27x, between tiers 2 (1.2x) and 3; one float4
+		 * per thread with width-8 shuffles (ladder 3-float4) 1.71x
+		 * and the solution (four float4 in flight) 1.64x-1.65x, both
+		 * at about copy bandwidth. Tier 1 (1.1x) lies above the
+		 * naive; the top tier, 1.42x, leaves the solution's slowest
+		 * run a 15% margin. (H200 planning: naive 290 us, 48% of
+		 * copy; shuffles 1.33x.)
+		 */
+		.tiers = { { 1.1, 20 }, { 1.2, 40 }, { 1.42, 60 } },
+		.timeout_s = 60,
+		.setup = segment_scan_setup,
+		.run = segment_scan_run,
+		.check = segment_scan_check,
+		.bytes = segment_scan_bytes,
+	},
+	{
+		.name = "filter",
+		.title = "keep the elements above a threshold (stream compaction)",
+		.kind = WB_SPEED,
+		.sizes = { FILTER_SIZES },
+		/* 64M floats, half kept: 256 MiB read, ~128 MiB written,
+		 * and 32M kept elements, each one atomic for the naive. */
+		.bench = { { "n=64M", { 64u << 20, KEEP_HALF } } },
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers, speedup over one atomic per kept element, measured
+		 * on an H100 80GB HBM3: the naive's 32M atomicInc on one
+		 * address serialise in the L2, 24.57 ms. It uses atomicInc
+		 * because ptxas aggregates a plain atomicAdd(count, 1) per
+		 * warp by itself: the naive's shape with atomicAdd (ladder
+		 * 2-atomicadd) runs 13.58x, the same as warp aggregation by
+		 * hand (ladder 1-shuffle, 13.56x); both land in tier 1 (8x).
+		 * One atomic per 256-element block (ladder 3-float4, 256K
+		 * atomics) 70.97x, in tier 2 (50x). The solution (4096-
+		 * element tiles, float4, 16K atomics) 152.1x-162.5x, near copy
+		 * bandwidth: the top tier, 130x, leaves its slowest run a
+		 * 17% margin.
+		 */
+		.tiers = { { 8.0, 20 }, { 50.0, 40 }, { 130.0, 60 } },
+		/* The naive may take tens of ms per call, and the benchmark
+		 * size is checked three times (a 32M-element sort each):
+		 * 120 s only stops real hangs. */
+		.timeout_s = 120,
+		.work_bytes = FILTER_WORK_BYTES,
+		.setup = filter_setup,
+		.run = filter_run,
+		.check = filter_check,
+		.bytes = filter_bytes,
+	},
+};
+
+const struct wb_lab wb_lab = {
+	.name = "02-shfl",
+	.exercises = exercises,
+	.count = sizeof(exercises) / sizeof(exercises[0]),
+};
