@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * coalescing.h - the entry points of lab 03 (memory coalescing).
+ *
+ * Three memory-bound operations whose speed is decided by how the threads
+ * of a warp walk memory. Each exercise file defines one of these host
+ * functions; the grader calls it with device pointers (256-byte aligned,
+ * from cudaMalloc) and waits for the device afterwards. Launch on the
+ * default stream and choose grid, block and shared memory inside:
+ * everything launched counts in the time. Arrays are row-major and
+ * contiguous: row r of a matrix with `cols` columns starts at element
+ * r * cols, so a float row is 16-byte aligned only when cols % 4 == 0.
+ */
+#ifndef COALESCING_H
+#define COALESCING_H
+
+#include <stddef.h>
+#include "workbook.h"
+
+/*
+ * The gray value of one RGB pixel, in exact integer arithmetic: weights
+ * 77, 150 and 29 (0.301, 0.586 and 0.113 after dividing by 256, close to
+ * the Rec. 601 luma weights 0.299, 0.587, 0.114), sum 256, so white stays
+ * 255; + 128 rounds to nearest. The same macro serves the CPU reference
+ * and the kernels: results must match bit for bit.
+ */
+#define GRAY_WR 77u
+#define GRAY_WG 150u
+#define GRAY_WB 29u
+#define GRAY_OF(r, g, b)                                                  \
+	((GRAY_WR * (unsigned int)(r) + GRAY_WG * (unsigned int)(g) +     \
+	  GRAY_WB * (unsigned int)(b) + 128u) >> 8)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * y = A x: A is m x n float32, row-major (row r at a + r * n), x has n
+ * floats, y has m. m, n >= 1 and m * n < 2^32.
+ *     y[r] = a[r][0] * x[0] + ... + a[r][n-1] * x[n-1]
+ */
+void matvec(const float *a, const float *x, float *y, size_t m, size_t n);
+
+/*
+ * The mean over dimension 0 of a [k][l][m] float32 tensor, into [l][m]:
+ *     out[i][j] = (in[0][i][j] + in[1][i][j] + ... + in[k-1][i][j]) / k
+ * in[p][i][j] is in[(p * l + i) * m + j]. k, l, m >= 1, k * l * m < 2^32.
+ */
+void mean_dim0(const float *in, float *out, size_t k, size_t l, size_t m);
+
+/*
+ * An interleaved 8-bit RGB image (height x width pixels, rows contiguous,
+ * pixel p at bytes 3p, 3p + 1, 3p + 2 = R, G, B) to an 8-bit gray image
+ * of height x width bytes:
+ *     gray[p] = GRAY_OF(rgb[3p], rgb[3p + 1], rgb[3p + 2])
+ * height, width >= 1, height * width < 2^31.
+ */
+void grayscale(const unsigned char *rgb, unsigned char *gray, size_t height,
+	       size_t width);
+
+/* The naive references the grader times against (naive.cu). */
+void naive_matvec(const float *a, const float *x, float *y, size_t m,
+		  size_t n);
+void naive_mean_dim0(const float *in, float *out, size_t k, size_t l,
+		     size_t m);
+void naive_grayscale(const unsigned char *rgb, unsigned char *gray,
+		     size_t height, size_t width);
+
+/* The library peer for make bench (peers.cu): cublasSgemv. */
+void peer_matvec(const float *a, const float *x, float *y, size_t m,
+		 size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COALESCING_H */
