@@ -1,0 +1,9 @@
+# Lab 04: shared-memory tiling. Read by the top-level Makefile (see
+# labs/05-reduction/lab.mk for what each variable means).
+# PEER_SRCS: cuBLAS, the bar for transpose (cublasSgeam) and matmul
+#            (cublasSgemm, fp32, no TF32); matmul times it when grading too.
+# LAB_LIBS:  the peers link cuBLAS.
+EXERCISES := transpose matmul
+LAB_SRCS  := lab.c naive.cu
+PEER_SRCS := peers.cu
+LAB_LIBS  := -lcublas
