@@ -16,6 +16,8 @@ static const char *const keys[WB_V_COUNT] = {
 	[WB_V_SYNC] = "SYNC",
 	[WB_V_BUILT] = "BUILT",
 	[WB_V_ERROR] = "GRADER_ERROR",
+	[WB_V_SUSPICIOUS] = "SUSPICIOUS",
+	[WB_V_REJECTED] = "REJECTED",
 };
 
 static const char *const labels[WB_V_COUNT] = {
@@ -31,6 +33,8 @@ static const char *const labels[WB_V_COUNT] = {
 	[WB_V_SYNC] = "SYNC",
 	[WB_V_BUILT] = "BUILT",
 	[WB_V_ERROR] = "GRADER ERROR",
+	[WB_V_SUSPICIOUS] = "SUSPICIOUS",
+	[WB_V_REJECTED] = "REJECTED",
 };
 
 const char *wb_verdict_key(enum wb_verdict v)

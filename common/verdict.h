@@ -21,6 +21,9 @@ enum wb_verdict {
 	WB_V_SYNC,      /* synccheck found a barrier misuse */
 	WB_V_BUILT,     /* build-only mode: compiled, not run */
 	WB_V_ERROR,     /* the grader itself failed: not the student's fault */
+	WB_V_SUSPICIOUS, /* faster than the hardware allows: not computed by
+			  * the timed calls */
+	WB_V_REJECTED,  /* the file defines or calls what it may not: not run */
 	WB_V_COUNT
 };
 

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * inspect.h - checks on a student's compiled file, before and apart from
+ * running it (docs/grading.md, "Integrity").
+ *
+ * grader/inspect.sh, run by make after each runner is linked, leaves text
+ * files next to the runner: the object's symbols (.syms), its constructor
+ * tables (.ctors), the lab's entry points (.entries), its PTX (.ptx) and,
+ * where cuobjdump is installed, its SASS (.sass). From them:
+ *
+ *   - symbols: the file may define only the exercise's entry points, its
+ *     own kernels and device functions, and what nvcc and the headers
+ *     generate; no static constructor or destructor of its own; and it may
+ *     not call the grader's internals nor open files, start processes or
+ *     threads, or load code. A violation is the verdict REJECTED, and the
+ *     file is never run.
+ *   - technique: each exercise's rules (harness.h, struct wb_rule), read
+ *     from `info --rules`: must or must not contain a pattern. A failed
+ *     rule withholds the performance points.
+ *
+ * The checks parse text only, so they are unit-tested on recorded files.
+ */
+#ifndef GRADER_INSPECT_H
+#define GRADER_INSPECT_H
+
+#include "grade.h"
+
+/* What inspect.sh left for one runner (NULL: that file is missing). */
+struct g_objinfo {
+	char *syms;    /* "TYPE NAME\tDEMANGLED" lines */
+	char *ctors;   /* "SECTION FUNCTION REFS...\tDEMANGLED" lines */
+	char *calls;   /* "CALLEE CALLER" lines */
+	char *entries; /* one entry point a line */
+	char *ptx;
+	char *sass;
+};
+
+/* Read RUNNER.syms etc., skipping any older than the runner itself. */
+void g_objinfo_load(const char *runner, struct g_objinfo *oi);
+void g_objinfo_free(struct g_objinfo *oi);
+
+/*
+ * The symbol checks: 0 when the file may run, -1 with the reasons added to
+ * r as details (at most a few) when it may not. Partial information (no
+ * PTX) is checked as far as it goes.
+ */
+int g_check_symbols(const struct g_objinfo *oi, struct g_result *r);
+
+/* Parse `info --rules` output into the specs it names; returns the rules
+ * read, -1 when text has a line it cannot read. */
+int g_parse_rules(const char *text, struct g_spec *specs, int n);
+
+/* Run BUILD/LAB/info --rules (kept in info.rules) and parse it into
+ * specs; returns the rules read (0 when info predates rules). */
+int g_rules_load(const char *build_dir, const char *lab, struct g_spec *specs,
+		 int n);
+
+/* Evaluate s's rules on oi: sets r->technique, adds the technique line. */
+void g_check_technique(const struct g_spec *s, const struct g_objinfo *oi,
+		       struct g_result *r);
+
+/*
+ * Both checks on a built runner, before it runs: -1 when it is REJECTED
+ * (verdict and reasons in r), else 0 with r->technique and its line set.
+ */
+int g_inspect_runner(const char *runner, const struct g_spec *s,
+		     struct g_result *r);
+
+/* After g_score(): a failed rule withholds the performance points. */
+void g_technique_apply(const struct g_spec *s, struct g_result *r);
+
+/* "ok", "failed", "unchecked" or "-" (no rules), for results.tsv. */
+const char *g_technique_word(int technique);
+
+#endif /* GRADER_INSPECT_H */

@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# grader/inspect.sh - what a student's compiled file contains, for the
+# driver's symbol and technique checks (grader/inspect.c). Run by make right
+# after a runner is linked; every failure is tolerated (the driver then says
+# what it could not check).
+#
+#   sh grader/inspect.sh RUNNER SOURCE PTXFLAGS LAB-OBJECTS...
+#
+# RUNNER.o is the student's object. Writes, next to the runner:
+#   RUNNER.syms     its symbol table: "TYPE NAME<TAB>DEMANGLED", one a line
+#   RUNNER.ctors    each entry of its constructor and destructor tables:
+#                   "SECTION FUNCTION REFERENCED-SYMBOLS...<TAB>DEMANGLED"
+#   RUNNER.calls    who calls what: "CALLEE CALLER" for every reference from
+#                   a function of the file to a symbol it does not define
+#   RUNNER.entries  the lab's entry points: what the lab's code references
+#                   weakly (the students' functions, declared #pragma weak)
+#   RUNNER.ptx      its PTX (nvcc -ptx -rdc=true, so that every device
+#                   function and variable is listed, inlined or not)
+#   RUNNER.sass     its SASS, where cuobjdump is installed
+# NVCC (environment) names nvcc; binutils' nm and readelf do the rest.
+
+set -u
+runner=$1 src=$2 ptxflags=$3
+shift 3
+obj=$runner.o
+NVCC=${NVCC:-nvcc}
+
+rm -f "$runner.syms" "$runner.ctors" "$runner.calls" "$runner.entries" \
+	"$runner.ptx" "$runner.sass" "$runner.inspect.log"
+exec 2> "$runner.inspect.log"
+
+# Symbols, with demangled names for the messages (same order both ways).
+if nm --no-sort "$obj" > "$runner.nm.tmp"; then
+	awk '{ if (NF == 2) print $1, $2; else print $2, $3 }' "$runner.nm.tmp" > "$runner.names.tmp"
+	cut -d' ' -f2 "$runner.names.tmp" | c++filt > "$runner.dem.tmp" &&
+		paste "$runner.names.tmp" "$runner.dem.tmp" > "$runner.syms"
+fi
+rm -f "$runner.nm.tmp" "$runner.names.tmp" "$runner.dem.tmp"
+
+# Constructor tables: resolve each entry (a section symbol plus an offset,
+# usually) to the function at that place, and list what that function's
+# own code refers to. Calls: each reference to an undefined symbol from
+# code, with the function it sits in.
+{ readelf -SW "$obj"; echo "@@symbols"; readelf -sW "$obj"; echo "@@relocs"; readelf -rW "$obj"; } |
+awk -v calls="$runner.calls" '
+function hex(s,    i, c, v) {
+	sub(/^0[xX]/, "", s); v = 0
+	for (i = 1; i <= length(s); i++) {
+		c = index("0123456789abcdef", tolower(substr(s, i, 1)))
+		if (!c) return v
+		v = v * 16 + c - 1
+	}
+	return v
+}
+function num(s) { return s ~ /^0[xX]/ ? hex(s) : s + 0 }
+/^@@symbols/ { part = "s"; next }
+/^@@relocs/ { part = "r"; next }
+part == "" && /^ *\[ *[0-9]+\]/ {
+	line = $0; sub(/^ *\[ */, "", line); split(line, f, /[] ]+/)
+	secname[f[1]] = f[2]; secidx[f[2]] = f[1]; next
+}
+part == "s" && $1 ~ /^[0-9]+:$/ && $7 == "UND" && NF >= 8 { und[$8] = 1; next }
+part == "s" && $1 ~ /^[0-9]+:$/ && $4 == "FUNC" {
+	fn[$7, hex($2)] = $8; fsize[$8] = num($3); fsec[$8] = $7
+	faddr[$8] = hex($2)
+	k = ++nf[$7]; fa[$7, k] = hex($2); fz[$7, k] = num($3); fnm[$7, k] = $8
+	next
+}
+part == "r" && /^Relocation section/ {
+	cur = $3; gsub(/\047/, "", cur); sub(/^\.rela?/, "", cur); next
+}
+part == "r" && $1 ~ /^[0-9a-f]+$/ && NF >= 5 {
+	off = hex($1); sym = $5
+	add = (NF >= 7) ? hex($7) : 0
+	if ($6 == "-") add = -add
+	n = ++nrel[cur]; roff[cur, n] = off; rsym[cur, n] = sym; radd[cur, n] = add
+}
+END {
+	for (sec in nrel) {
+		if (substr(sec, 1, 5) != ".text" || !(sec in secidx))
+			continue
+		x = secidx[sec]
+		for (i = 1; i <= nrel[sec]; i++) {
+			if (!(rsym[sec, i] in und))
+				continue
+			caller = "?"
+			for (k = 1; k <= nf[x]; k++)
+				if (roff[sec, i] >= fa[x, k] && roff[sec, i] < fa[x, k] + fz[x, k])
+					caller = fnm[x, k]
+			print rsym[sec, i], caller > calls
+		}
+	}
+	split(".init_array .fini_array .preinit_array .ctors .dtors", tables, " ")
+	for (t = 1; t in tables; t++) {
+		tab = tables[t]
+		for (i = 1; i <= nrel[tab]; i++) {
+			sym = rsym[tab, i]; name = sym
+			if (sym in secidx && (secidx[sym], radd[tab, i]) in fn)
+				name = fn[secidx[sym], radd[tab, i]]
+			else if (sym in secidx)
+				name = sym "+" radd[tab, i]
+			refs = ""
+			if (name in fsize) {
+				body = secname[fsec[name]]
+				lo = faddr[name]; hi = lo + fsize[name]
+				for (j = 1; j <= nrel[body]; j++)
+					if (roff[body, j] >= lo && roff[body, j] < hi)
+						refs = refs " " rsym[body, j]
+			}
+			print tab, name refs
+		}
+	}
+}' > "$runner.ctors.tmp"
+# Each line gets the function's demangled name after a tab, for messages.
+awk '{ print $2 }' "$runner.ctors.tmp" | c++filt > "$runner.dem.tmp" &&
+	paste "$runner.ctors.tmp" "$runner.dem.tmp" > "$runner.ctors"
+rm -f "$runner.ctors.tmp" "$runner.dem.tmp"
+
+# The lab's entry points: weak references of the lab's own objects.
+for o in "$@"; do
+	nm "$o"
+done | awk '$1 == "w" { print $2 }' | sort -u > "$runner.entries"
+
+# PTX of the student's file alone; -rdc=true keeps every device function.
+"$NVCC" $ptxflags -rdc=true -ptx "$src" -o "$runner.ptx" || rm -f "$runner.ptx"
+
+# SASS, where the toolkit has cuobjdump.
+cuobjdump=$(dirname "$NVCC")/cuobjdump
+[ -x "$cuobjdump" ] || cuobjdump=$(command -v cuobjdump || true)
+if [ -n "$cuobjdump" ]; then
+	"$cuobjdump" -sass "$obj" > "$runner.sass" || rm -f "$runner.sass"
+fi
+exit 0

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plausible.h - SUSPICIOUS: a passing exercise measured faster than the
+ * hardware allows did not compute its result in the timed calls.
+ *
+ * The ceilings (docs/grading.md, "Implausible speed"):
+ *   bandwidth  105% of the DRAM's peak (NVML: memory clock x bus width x
+ *              2), or 125% of the copy bandwidth measured in this run,
+ *              whichever is larger (the copy kernel is one kernel's rate,
+ *              not a ceiling: memory-bound solutions reach up to 108% of
+ *              it on an H200), so either alone suffices;
+ *   FLOP/s     105% of the CUDA cores' fp32 peak (NVML's maximum SM
+ *              clock x SMs x fp32 lanes per SM x 2), only where known.
+ * SUSPICIOUS earns no points; the figures are shown.
+ */
+#ifndef GRADER_PLAUSIBLE_H
+#define GRADER_PLAUSIBLE_H
+
+#include <stddef.h>
+
+#include "report.h"
+
+/* Margins over the ceilings: measurement noise, not a loophole. */
+#define PLAUSIBLE_PEAK_MARGIN 1.05
+#define PLAUSIBLE_COPY_MARGIN 1.25
+
+/* The bandwidth ceiling in GB/s (0: none known); its basis into why. */
+double g_bandwidth_ceiling(const struct g_device *dev, char *why, size_t n);
+
+/* After g_score(): PASS faster than a ceiling becomes SUSPICIOUS, with no
+ * points and the figures as details. Returns 1 when it did. */
+int g_plausible(const struct g_spec *s, struct g_result *r,
+		const struct g_device *dev);
+
+#endif /* GRADER_PLAUSIBLE_H */

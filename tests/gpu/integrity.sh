@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: MIT
+#
+# tests/gpu/integrity.sh - section "integrity" of tests/run.sh (sourced
+# there; it uses run.sh's pass, fail, skip, grade_to and LOGS).
+#
+# Without a GPU: every cheat case under tests/broken/cheat-* builds, and
+# what the driver decides before running anything holds: files that define
+# or call what they may not are REJECTED, library calls fail the technique
+# check (each case's expect-static: "lab/exercise VERDICT [technique=WORD]",
+# graded in build-only mode); the solutions pass every technique rule and
+# the skeletons are not rejected.
+# With a GPU: a WRONG verdict names its likely cause and how to reproduce
+# it, SIZE= grades one size alone, and the report records the GPU's
+# condition. The cheat cases' GPU verdicts (their expect files) are checked
+# by section gpu with every other broken case, their expect-sanitize files
+# by section sanitize.
+
+# column NAME of TSV's row LAB EXERCISE, found by the header's name
+tsv_col() { # tsv_col TSV LAB EXERCISE NAME
+	awk -F '\t' -v l="$2" -v e="$3" -v c="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		$1 == l && $2 == e && k { print $k }' "$1"
+}
+
+# expect_static FILE NAME: every "lab/exercise VERDICT [technique=WORD]"
+# line of FILE holds in NAME.tsv; mismatches go to NAME.log.
+expect_static() {
+	ok=0
+	while read -r ex want tech; do
+		got=$(tsv_col "$LOGS/$2.tsv" "${ex%%/*}" "${ex#*/}" verdict)
+		[ "$got" = "$want" ] ||
+			{ ok=1; echo "$ex: got ${got:-nothing}, expected $want" >> "$LOGS/$2.log"; }
+		[ -n "$tech" ] || continue
+		got=$(tsv_col "$LOGS/$2.tsv" "${ex%%/*}" "${ex#*/}" technique)
+		[ "technique=$got" = "$tech" ] ||
+			{ ok=1; echo "$ex: technique ${got:-none}, expected ${tech#technique=}" >> "$LOGS/$2.log"; }
+	done < "$1"
+	return $ok
+}
+
+# Build SRC's runners (of LAB, or all), grade them in build-only mode.
+static_case() { # static_case SRC NAME LAB
+	tag=$(echo "$1" | tr / _ | tr ' ' +)
+	$MAKE --no-print-directory runners SRC="$1" LAB="$3" > "$LOGS/$2.log" 2>&1
+	"$GRADER" --labs labs --build "$B/$tag" --source "$1" --lab "$3" \
+		--mode build-only --tsv "$LOGS/$2.tsv" >> "$LOGS/$2.log" 2>&1
+}
+
+integrity_static() {
+	for d in tests/broken/cheat-*/; do
+		[ -d "$d" ] || continue
+		d=${d%/} case=$(basename "$d")
+		lab=$(sed -n '1s|/.*||p' "$d/expect")
+		static_case "$d solutions" "static-$case" "$lab"
+		if [ -f "$d/expect-static" ]; then
+			if expect_static "$d/expect-static" "static-$case"; then
+				pass "integrity/$case: $(awk '$2 != "BUILT" || $3 { print $2 ($3 ? " " $3 : ""); exit }' "$d/expect-static"), decided before it runs"
+			else
+				fail "integrity/$case" "$LOGS/static-$case.log"
+			fi
+		elif awk -F '\t' 'NR > 1 && $3 != "BUILT" { bad = 1 } END { exit bad || NR < 2 }' \
+			"$LOGS/static-$case.tsv" 2>/dev/null; then
+			pass "integrity/$case compiles and passes the static checks"
+		else
+			fail "integrity/$case compiles and passes the static checks" "$LOGS/static-$case.log"
+		fi
+	done
+	# Solutions pass every rule; skeletons only need not be rejected (a
+	# "must" rule fails on a skeleton, which earns nothing anyway).
+	for src in solutions labs; do
+		static_case "$src" "static-$src" ""
+		bad=$(awk -F '\t' -v strict="$([ "$src" = solutions ] && echo 1)" '
+			NR == 1 { for (i = 1; i <= NF; i++) if ($i == "technique") k = i; next }
+			$3 != "BUILT" || (strict && k && $k == "failed") { print $1 "/" $2 ": " $3 " " (k ? $k : "") }' \
+			"$LOGS/static-$src.tsv" 2>/dev/null)
+		what="the symbol checks"
+		[ "$src" = solutions ] && what="the symbol and technique checks"
+		if [ -s "$LOGS/static-$src.tsv" ] && [ -z "$bad" ]; then
+			pass "integrity/every $src file passes $what"
+		else
+			echo "$bad" >> "$LOGS/static-$src.log"
+			fail "integrity/every $src file passes $what" "$LOGS/static-$src.log"
+		fi
+	done
+}
+
+integrity_gpu() {
+	case=tests/broken/cheat-06-no-tail
+	grade_to "$case solutions" integrity-diag LAB=06-rmsnorm EX=rmsnorm TIMEOUT=60
+	if grep -q 'likely cause: only sizes whose last extent is not a multiple of' "$LOGS/integrity-diag.json" &&
+	   grep -q "SIZE=" "$LOGS/integrity-diag.json"; then
+		pass "gpu/integrity: a WRONG verdict names its likely cause and how to reproduce it"
+	else
+		fail "gpu/integrity: a WRONG verdict names its likely cause" "$LOGS/integrity-diag.log"
+	fi
+	grade_to "$case solutions" integrity-size LAB=06-rmsnorm EX=rmsnorm SIZE=3x7
+	if [ "$(tsv_col "$LOGS/integrity-size.tsv" 06-rmsnorm rmsnorm verdict)" = WRONG ] &&
+	   grep -q 'only size 3x7 was checked' "$LOGS/integrity-size.json"; then
+		pass "gpu/integrity: SIZE= grades the failing size alone"
+	else
+		fail "gpu/integrity: SIZE= grades the failing size alone" "$LOGS/integrity-size.log"
+	fi
+	if grep -q '^GPU at the start: \|^GPU condition: not recorded' "$LOGS/integrity-size.log" &&
+	   grep -q 'GPU at the start\|GPU condition: not recorded' "$LOGS/integrity-size.json"; then
+		pass "gpu/integrity: the report records the GPU's condition"
+	else
+		fail "gpu/integrity: the report records the GPU's condition" "$LOGS/integrity-size.log"
+	fi
+}
+
+section_integrity() {
+	if [ ! -d solutions ] || [ ! -d tests/broken ]; then
+		skip "integrity/the cheat corpus: ${NO_SOLUTIONS:-no solutions/}"
+		return
+	fi
+	integrity_static
+	why=$("$DEVINFO" --check 2>&1)
+	if [ $? -ne 0 ]; then
+		skip "gpu/integrity: diagnostics, SIZE=, GPU condition: ${why:-no usable GPU}"
+		return
+	fi
+	integrity_gpu
+}

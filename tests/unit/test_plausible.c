@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_plausible.c - grader/plausible.c: SUSPICIOUS scoring. A passing
+ * result faster than the device's ceiling earns nothing and shows its
+ * figures; honest results, up to the ceiling, are left alone.
+ */
+#include "unit.h"
+
+#include "plausible.h"
+
+static struct g_spec sum_spec(void)
+{
+	struct g_spec s;
+
+	memset(&s, 0, sizeof(s));
+	snprintf(s.lab, sizeof(s.lab), "05-reduction");
+	snprintf(s.name, sizeof(s.name), "sum");
+	s.speed = 1;
+	s.points_correct = 40;
+	s.points_speed = 60;
+	s.tiers[0].speedup = 2.0;
+	s.tiers[0].points = 20;
+	s.tiers[1].speedup = 7.1;
+	s.tiers[1].points = 60;
+	s.ntiers = 2;
+	return s;
+}
+
+/* An H200 as the driver sees it: copy 3700 GB/s; NVML's peak 4800. */
+static struct g_device h200(void)
+{
+	struct g_device d;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.name, sizeof(d.name), "NVIDIA H200");
+	d.cc = 90;
+	d.sms = 132;
+	d.copy_gbps = 3700;
+	d.dram_gbps = 4800;
+	d.fp32_tflops = 66.9;
+	return d;
+}
+
+/* A passing sum of 64M floats timed at us microseconds, scored. */
+static struct g_result timed(double us, const struct g_spec *s,
+			     const struct g_device *d)
+{
+	struct g_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.verdict = WB_V_PASS;
+	r.complete = 1;
+	r.t[G_STUDENT].have = 1;
+	r.t[G_STUDENT].median_us = us;
+	r.t[G_NAIVE].have = 1;
+	r.t[G_NAIVE].median_us = 640;
+	r.bytes = 268435460;
+	g_score(s, &r, d->copy_gbps);
+	return r;
+}
+
+static void honest_speed_is_left_alone(void **state)
+{
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+	/* 69 us is 3890 GB/s: 105% of copy, as fused solutions reach. */
+	struct g_result r = timed(69, &s, &d);
+
+	(void)state;
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	assert_near(r.points, 100, 0);
+	assert_int_equal(r.ndetails, 0);
+}
+
+static void replayed_results_are_suspicious(void **state)
+{
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+	/* Two 4-byte copies: 20 us, 13 TB/s. */
+	struct g_result r = timed(20, &s, &d);
+
+	(void)state;
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	assert_int_equal(r.verdict, WB_V_SUSPICIOUS);
+	assert_near(r.points, 0, 0);
+	assert_int_equal(r.tier, 0);
+	assert_int_equal(r.ndetails, 1);
+	assert_contains(r.details[0], "measured 13422 GB/s");
+	assert_contains(r.details[0], "ceiling of 5040 GB/s");
+	assert_contains(r.details[0], "105% of the DRAM's peak, 4800 GB/s");
+	assert_string_equal(wb_verdict_key(WB_V_SUSPICIOUS), "SUSPICIOUS");
+}
+
+static void the_ceiling_is_the_larger_reference(void **state)
+{
+	struct g_device d = h200();
+	char why[160];
+
+	(void)state;
+	assert_near(g_bandwidth_ceiling(&d, why, sizeof(why)), 5040, 1e-9);
+	/* No NVML: 125% of the copy bandwidth. */
+	d.dram_gbps = 0;
+	assert_near(g_bandwidth_ceiling(&d, why, sizeof(why)), 4625, 1e-9);
+	assert_contains(why, "125% of the copy bandwidth");
+	/* A peak NVML misreports low does not lower the ceiling. */
+	d.dram_gbps = 1000;
+	assert_near(g_bandwidth_ceiling(&d, why, sizeof(why)), 4625, 1e-9);
+	/* Nothing known: no ceiling, nothing is suspicious. */
+	d.copy_gbps = 0;
+	d.dram_gbps = 0;
+	assert_near(g_bandwidth_ceiling(&d, why, sizeof(why)), 0, 0);
+}
+
+static void only_passing_timed_results(void **state)
+{
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+	struct g_result r = timed(20, &s, &d);
+
+	(void)state;
+	r.verdict = WB_V_WRONG;
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	assert_int_equal(r.verdict, WB_V_WRONG);
+	r = timed(20, &s, &d);
+	r.t[G_STUDENT].have = 0;
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	/* No bytes() for the exercise: no bandwidth to judge. */
+	r = timed(20, &s, &d);
+	r.gbps = 0;
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+}
+
+static void flops_above_the_fp32_peak(void **state)
+{
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+	struct g_result r = timed(1000, &s, &d);
+
+	(void)state;
+	r.bytes = 0;
+	r.gbps = 0;
+	r.tflops = 60; /* under 66.9 */
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	r.tflops = 80;
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	assert_int_equal(r.verdict, WB_V_SUSPICIOUS);
+	assert_contains(r.details[0], "fp32 peak of 66.90 TFLOP/s");
+	/* Unknown peak (no NVML): not judged. */
+	r = timed(1000, &s, &d);
+	r.gbps = 0;
+	r.tflops = 500;
+	d.fp32_tflops = 0;
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(honest_speed_is_left_alone),
+		cmocka_unit_test(replayed_results_are_suspicious),
+		cmocka_unit_test(the_ceiling_is_the_larger_reference),
+		cmocka_unit_test(only_passing_timed_results),
+		cmocka_unit_test(flops_above_the_fp32_peak),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
