@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * course.h - per-course settings: one file that overrides the points, the
+ * tiers and the time limit of any exercise, without editing lab code.
+ *
+ *     # CS 759, RTX 4090 runners
+ *     course = CS 759 (spring)
+ *     05-reduction/sum.tiers = 1.8:20 3.5:40 5.6:60
+ *     05-reduction/sum.points_correct = 50
+ *     reduction/argmax.timeout_s = 120        # short lab names work too
+ *
+ * A star in place of the lab or of the exercise name matches all of them
+ * (a star for both: every exercise).
+ * Knobs: points_correct, points_speed, tiers ("speedup:points" pairs that
+ * rise in both), timeout_s. Lines apply in file order, so a later line
+ * overrides an earlier one. New tiers bring their own points_speed (the
+ * top tier's points); a points_speed without tiers scales the lab's tier
+ * points to it. Every name must exist (lab.mk), and every exercise the
+ * file changes must still pass g_spec_validate(): otherwise the grader
+ * refuses to grade, with the file, the line and the reason.
+ */
+#ifndef GRADER_COURSE_H
+#define GRADER_COURSE_H
+
+#include <stddef.h>
+
+#include "grade.h"
+#include "report.h"
+
+#define COURSE_MAX_RULES 512
+#define COURSE_PATH_LEN 512
+
+enum course_knob {
+	COURSE_POINTS_CORRECT,
+	COURSE_POINTS_SPEED,
+	COURSE_TIERS,
+	COURSE_TIMEOUT,
+};
+
+struct course_rule {
+	int line;
+	char lab[G_NAME_LEN];   /* "05-reduction", "reduction" or "*" */
+	char ex[G_NAME_LEN];    /* an exercise, or "*" */
+	enum course_knob knob;
+	double value;           /* all knobs but tiers */
+	struct g_tier tiers[G_MAX_TIERS];
+	int ntiers;
+};
+
+struct course {
+	char path[COURSE_PATH_LEN];
+	char name[160];         /* "course = ..."; empty when not given */
+	struct course_rule rules[COURSE_MAX_RULES];
+	int nrules;
+};
+
+/* Parse a settings file's text; path is only used in messages. 0, or -1
+ * with "path:line: why" in err. */
+int course_parse(const char *text, const char *path, struct course *c,
+		 char *err, size_t n);
+/* Read and parse path. */
+int course_load(const char *path, struct course *c, char *err, size_t n);
+/* Every lab and exercise named must exist under labs_dir (its lab.mk). */
+int course_check_names(const struct course *c, const char *labs_dir,
+		       char *err, size_t n);
+/* Apply the rules to one spec; a line describing the change goes to note
+ * ("" when nothing changed). 0, or -1 with the reason in err when the
+ * result is not a valid spec. */
+int course_apply(const struct course *c, struct g_spec *s, char *note,
+		 size_t note_n, char *err, size_t n);
+/* Apply to every row, mark the rows changed and fill run->course*
+ * (run->course_changes is malloc'd, or NULL when nothing changed). */
+int course_apply_run(const struct course *c, struct g_run *run, char *err,
+		     size_t n);
+
+#endif /* GRADER_COURSE_H */

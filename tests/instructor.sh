@@ -1,0 +1,384 @@
+# SPDX-License-Identifier: MIT
+#
+# tests/instructor.sh - the test sections for the instructor workflow,
+# sourced by tests/run.sh (docs/instructors.md describes what they test).
+#
+#   formats     one build-only run writes the table, results.json,
+#               results.tsv, classroom.json and junit.xml; those and the
+#               unit fixture's files validate against tests/formats/
+#               (python3-jsonschema, xmllint), and the validators do
+#               refuse a broken file.
+#   course      a bad course settings file stops the grader with
+#               file:line: why; the example file is valid; make grade
+#               passes COURSE on; make calibrate's proposal from the
+#               recorded H200 table is itself a valid settings file.
+#   handout     make handout: no solutions/ or self-test corpus, no
+#               solution code anywhere (and the check catches every
+#               solution copied into its lab), tarball = folder, and the
+#               unpacked tarball builds and passes make test (unit,
+#               build) with what needs solutions/ skipped.
+#   gradescope  make gradescope-bundle, unpacked as Gradescope does;
+#               setup.sh, then run_autograder on a submission with a
+#               solution, a compile error and stray files: build-only
+#               everywhere, and for real where there is a GPU.
+#
+# Uses pass/fail/skip, LOGS, BUILD, B, GRADER, DEVINFO and MAKE from
+# tests/run.sh. What needs solutions/ or an instructor tool skips, with
+# the reason, in the student handout.
+
+# validate_json SCHEMA TEST FILE...: one PASS/FAIL, or SKIP without jsonschema.
+validate_json() {
+	schema=$1 test=$2
+	shift 2
+	if ! python3 -c 'import jsonschema' > /dev/null 2>&1; then
+		skip "$test: python3-jsonschema is not installed (Debian: apt-get install python3-jsonschema)"
+		return
+	fi
+	if python3 tests/formats/validate-json.py "$schema" "$@" > "$LOGS/validate.log" 2>&1; then
+		pass "$test"
+	else
+		fail "$test" "$LOGS/validate.log"
+	fi
+}
+
+# validate_xml TEST FILE...: against tests/formats/junit.xsd, and also
+# $JUNIT_XSD when set (the Jenkins plugin's own junit-10.xsd).
+validate_xml() {
+	test=$1
+	shift
+	if ! command -v xmllint > /dev/null; then
+		skip "$test: xmllint is not installed (Debian: apt-get install libxml2-utils)"
+		return
+	fi
+	if xmllint --noout --schema tests/formats/junit.xsd "$@" > "$LOGS/validate.log" 2>&1 &&
+	   { [ -z "${JUNIT_XSD:-}" ] ||
+	     xmllint --noout --schema "$JUNIT_XSD" "$@" >> "$LOGS/validate.log" 2>&1; }; then
+		pass "$test"
+	else
+		fail "$test" "$LOGS/validate.log"
+	fi
+}
+
+# ---- formats -----------------------------------------------------------------
+section_formats() {
+	dir=$LOGS/formats
+	rm -rf "$dir"
+	mkdir -p "$dir/src/05-reduction" "$dir/run"
+
+	# The unit fixture: every kind of verdict, and text to be escaped.
+	if ! WB_FORMATS_OUT="$dir/fixture" "$BUILD/host/tests/test_formats" > "$dir/fixture.log" 2>&1 ||
+	   [ ! -s "$dir/fixture/junit.xml" ]; then
+		fail "formats/the unit fixture writes its files" "$dir/fixture.log"
+		return
+	fi
+
+	# One real run: lab 05 with a compile error (quotes in the compiler's
+	# words), course settings, build-only.
+	printf '#include "reduction.h"\nvoid reduce_sum(const float *in, size_t n, float *out, void *work)\n{\n\tint x = "not a number";\n}\n' \
+		> "$dir/src/05-reduction/sum.cu"
+	printf 'course = formats test\n05-reduction/sum.timeout_s = 30\n' > "$dir/course.conf"
+	src="$dir/src labs"
+	$MAKE --no-print-directory runners SRC="$src" LAB=05-reduction > "$dir/build.log" 2>&1
+	t=$($MAKE -s --no-print-directory print-T SRC="$src")
+	"$GRADER" --labs labs --build "$t" --source "$src" --lab 05-reduction \
+		--mode build-only --course "$dir/course.conf" \
+		--json "$dir/run/results.json" --tsv "$dir/run/results.tsv" \
+		--classroom "$dir/run/classroom.json" --junit "$dir/run/junit.xml" \
+		> "$dir/run/table.txt" 2>&1
+	if [ -s "$dir/run/results.json" ] && [ -s "$dir/run/results.tsv" ] &&
+	   [ -s "$dir/run/classroom.json" ] && [ -s "$dir/run/junit.xml" ] &&
+	   grep -q "COMPILE ERROR" "$dir/run/table.txt" &&
+	   grep -q "course settings $dir/course.conf (formats test): changed" "$dir/run/table.txt"; then
+		pass "formats/one run writes the table, results.json, results.tsv, classroom.json and junit.xml"
+	else
+		cat "$dir/build.log" >> "$dir/run/table.txt"
+		fail "formats/one run writes every format" "$dir/run/table.txt"
+	fi
+
+	validate_json tests/formats/gradescope.schema.json \
+		"formats/results.json has Gradescope's fields (schema from its spec)" \
+		"$dir/fixture/results.json" "$dir/run/results.json"
+	validate_json tests/formats/classroom.schema.json \
+		"formats/classroom.json has the fields GitHub Classroom's reporter reads" \
+		"$dir/fixture/classroom.json" "$dir/run/classroom.json"
+	validate_xml "formats/junit.xml validates against the Jenkins/Ant JUnit schema" \
+		"$dir/fixture/junit.xml" "$dir/run/junit.xml"
+
+	# The validators have teeth: a broken file of each kind is refused.
+	printf '{"score": 1, "tests": [{"name": "x", "status": "ok"}]}\n' > "$dir/bad-gradescope.json"
+	printf '{"version": 1, "status": "passed", "tests": []}\n' > "$dir/bad-classroom.json"
+	printf '<testsuites name="x"><testsuite name="y"/></testsuites>\n' > "$dir/bad-junit.xml"
+	rejected=""
+	if python3 -c 'import jsonschema' > /dev/null 2>&1; then
+		python3 tests/formats/validate-json.py tests/formats/gradescope.schema.json \
+			"$dir/bad-gradescope.json" > /dev/null 2>&1 || rejected="$rejected gradescope"
+		python3 tests/formats/validate-json.py tests/formats/classroom.schema.json \
+			"$dir/bad-classroom.json" > /dev/null 2>&1 || rejected="$rejected classroom"
+	else
+		rejected=" gradescope classroom"
+	fi
+	if command -v xmllint > /dev/null; then
+		xmllint --noout --schema tests/formats/junit.xsd "$dir/bad-junit.xml" \
+			> /dev/null 2>&1 || rejected="$rejected junit"
+	else
+		rejected="$rejected junit"
+	fi
+	if [ "$rejected" = " gradescope classroom junit" ]; then
+		pass "formats/the schemas refuse a broken file of each kind"
+	else
+		echo "refused:$rejected (want: gradescope classroom junit)" > "$dir/bad.log"
+		fail "formats/the schemas refuse a broken file of each kind" "$dir/bad.log"
+	fi
+}
+
+# ---- course ------------------------------------------------------------------
+# course_refused TEST WANT LINES...: a file of LINES stops the grader with WANT.
+course_refused() {
+	test=$1 want=$2
+	shift 2
+	printf '%s\n' "$@" > "$LOGS/course/bad.conf"
+	"$GRADER" --labs labs --build "$B/labs" --source labs --mode build-only \
+		--course "$LOGS/course/bad.conf" > "$LOGS/course/bad.log" 2>&1
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF "$want" "$LOGS/course/bad.log" &&
+	   ! grep -q "BUILT" "$LOGS/course/bad.log"; then
+		pass "$test"
+	else
+		echo "status $rc; wanted 2 and: $want" >> "$LOGS/course/bad.log"
+		fail "$test" "$LOGS/course/bad.log"
+	fi
+}
+
+section_course() {
+	dir=$LOGS/course
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	$MAKE --no-print-directory runners SRC=labs LAB=05-reduction > "$dir/build.log" 2>&1
+
+	course_refused "course/an unknown exercise stops the grader with file:line: why" \
+		"bad.conf:3: lab 05-reduction has no exercise 'summ' (its exercises: sum argmax)" \
+		"# comment" "course = x" "05-reduction/summ.timeout_s = 9"
+	course_refused "course/tiers that do not rise stop the grader" \
+		"bad.conf:1: 05-reduction/sum: tier 2 does not rise above tier 1" \
+		"05-reduction/sum.tiers = 3:20 2:40 5:60"
+	course_refused "course/an unknown knob stops the grader" \
+		"bad.conf:1: unknown knob 'tier'" "reduction/sum.tier = 2:60"
+
+	if $MAKE -n --no-print-directory grade COURSE=some/course.conf 2> /dev/null |
+	   grep -q -- "--course some/course.conf"; then
+		pass "course/make grade COURSE=... passes the file to the grader"
+	else
+		fail "course/make grade COURSE=... passes the file to the grader"
+	fi
+
+	if [ ! -f courses/example.conf ]; then
+		skip "course/the example course file is valid: not in the student handout"
+	else
+		"$GRADER" --labs labs --build "$B/labs" --source labs --lab 05-reduction \
+			--mode build-only --course courses/example.conf > "$dir/example.log" 2>&1
+		if [ $? -ne 2 ] && grep -q "course settings courses/example.conf" "$dir/example.log"; then
+			pass "course/the example course file is valid, and the table says what it changed"
+		else
+			fail "course/the example course file is valid" "$dir/example.log"
+		fi
+	fi
+
+	if [ ! -f tests/calibrate/h200-all.tsv ]; then
+		skip "course/a calibration proposal is a valid course file: $NO_SOLUTIONS"
+		return
+	fi
+	"$GRADER" --labs labs --build "$B/labs" --lab 05-reduction \
+		--propose-tiers tests/calibrate/h200-all.tsv > "$dir/proposed.conf" 2> "$dir/propose.log"
+	rc=$?
+	"$GRADER" --labs labs --build "$B/labs" --source labs --lab 05-reduction \
+		--mode build-only --course "$dir/proposed.conf" >> "$dir/propose.log" 2>&1
+	used=$?
+	if [ "$rc" -eq 0 ] && [ "$used" -ne 2 ] &&
+	   grep -q '^05-reduction/sum.tiers = 1.9:20 3.59:40 6.79:60$' "$dir/proposed.conf"; then
+		pass "course/make calibrate's proposal from the recorded H200 table is a valid course file"
+	else
+		cat "$dir/proposed.conf" >> "$dir/propose.log"
+		fail "course/make calibrate's proposal is a valid course file (status $rc)" "$dir/propose.log"
+	fi
+}
+
+# ---- handout -----------------------------------------------------------------
+section_handout() {
+	if [ ! -d solutions ] || [ ! -f tools/handout.sh ]; then
+		skip "handout/make handout: $NO_SOLUTIONS"
+		return
+	fi
+	dir=$LOGS/handout
+	rm -rf "$dir"
+	mkdir -p "$dir/x"
+	h=cuda-workbook-handout
+	if $MAKE --no-print-directory handout DIST="$dir/dist" > "$dir/handout.log" 2>&1 &&
+	   [ -s "$dir/dist/$h.tar.gz" ] && [ -s "$dir/dist/cuda-workbook-instructor.tar.gz" ] &&
+	   [ -d "$dir/dist/$h/labs" ]; then
+		pass "handout/make handout writes the student folder and tarball, and the instructor tarball"
+	else
+		fail "handout/make handout" "$dir/handout.log"
+		return
+	fi
+
+	tar -xzf "$dir/dist/$h.tar.gz" -C "$dir/x"
+	(cd "$dir/dist/$h" && find . -type f | sort) > "$dir/folder.list"
+	(cd "$dir/x/$h" && find . -type f | sort) > "$dir/tarball.list"
+	if cmp -s "$dir/folder.list" "$dir/tarball.list"; then
+		pass "handout/the tarball holds the folder's files"
+	else
+		diff "$dir/folder.list" "$dir/tarball.list" > "$dir/lists.diff"
+		fail "handout/the tarball holds the folder's files" "$dir/lists.diff"
+	fi
+
+	grep -E '^\./(solutions|tests/broken|tests/ladder|tests/calibrate|tools)/' \
+		"$dir/tarball.list" > "$dir/leaked.list"
+	if [ ! -s "$dir/leaked.list" ] && [ -f "$dir/x/$h/labs/05-reduction/sum.cu" ]; then
+		pass "handout/no solutions/, self-test corpus or instructor tools in the handout"
+	else
+		fail "handout/no solutions/ or self-test corpus in the handout" "$dir/leaked.list"
+	fi
+	if tar -tzf "$dir/dist/cuda-workbook-instructor.tar.gz" |
+	   grep -q '^cuda-workbook-instructor/solutions/05-reduction/sum.cu$'; then
+		pass "handout/the instructor tarball has the solutions"
+	else
+		fail "handout/the instructor tarball has the solutions"
+	fi
+
+	if sh tools/handout-check.sh "$dir/x/$h" solutions > "$dir/check.log" 2>&1; then
+		pass "handout/no solution code in any file of the handout"
+	else
+		fail "handout/no solution code in any file of the handout" "$dir/check.log"
+	fi
+	handout_leak "$dir" "$h"
+	handout_builds "$dir" "$h"
+}
+
+# Every solution, reformatted and stripped of its comments, copied over its
+# skeleton (and one kernel pasted into a README): each must be caught.
+handout_leak() {
+	leak=$1/leak
+	cp -R "$1/x/$2" "$leak"
+	n=0
+	for s in solutions/*/*.cu; do
+		lab=$(basename "$(dirname "$s")")
+		[ -d "$leak/labs/$lab" ] || continue
+		sed -e 's|/\*.*\*/||' -e 's|^\t|    |' -e 's|  *| |g' "$s" \
+			> "$leak/labs/$lab/$(basename "$s")"
+		n=$((n + 1))
+	done
+	sed -n '/__global__/,/^}/p' solutions/05-reduction/sum.cu >> "$leak/labs/05-reduction/README.md"
+	sh tools/handout-check.sh "$leak" solutions > "$1/leak.log" 2>&1
+	rc=$?
+	found=$(grep -c 'distinctive code lines' "$1/leak.log")
+	if [ "$rc" -eq 1 ] && [ "$found" -ge "$((n + 1))" ] &&
+	   grep -q "labs/05-reduction/README.md: holds" "$1/leak.log"; then
+		pass "handout/the check catches each of $n solutions copied into its lab, and a pasted kernel"
+	else
+		echo "status $rc, $found findings for $n solutions and a README" >> "$1/leak.log"
+		fail "handout/the check catches solutions copied into the labs" "$1/leak.log"
+	fi
+}
+
+# The unpacked tarball builds, and make test (unit, build) passes there,
+# skipping what needs solutions/.
+handout_builds() {
+	root=$1/x/$2
+	mk=${MAKE%% *}
+	# Nothing of this run's make may leak in: its flags, BUILD, tools. It
+	# builds every skeleton again, so it may use every core.
+	(cd "$root" && unset MFLAGS MAKELEVEL MAKE BUILD B GRADER DEVINFO &&
+		MAKEFLAGS=-j$(nproc 2> /dev/null || echo 2) &&
+		export MAKEFLAGS && TEST_SECTIONS="unit build" $mk --no-print-directory test \
+			BUILD="$PWD/build" WERROR=-Werror) > "$1/test.log" 2>&1
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q "^test: .* 0 failed" "$1/test.log" &&
+	   grep -q "^SKIP build/every solutions file compiles: $NO_SOLUTIONS" "$1/test.log" &&
+	   grep -q "^PASS build/every labs file compiles" "$1/test.log"; then
+		pass "handout/the unpacked handout builds and passes make test without solutions/"
+	else
+		fail "handout/the unpacked handout builds and passes make test (status $rc)" "$1/test.log"
+	fi
+}
+
+# ---- gradescope --------------------------------------------------------------
+section_gradescope() {
+	if [ ! -f tools/gradescope/bundle.sh ] || [ ! -d solutions ]; then
+		skip "gradescope/the autograder bundle: $NO_SOLUTIONS"
+		return
+	fi
+	for tool in zip unzip bash; do
+		if ! command -v $tool > /dev/null; then
+			skip "gradescope/the autograder bundle: no $tool (Debian: apt-get install $tool)"
+			return
+		fi
+	done
+	dir=$LOGS/gradescope
+	root=$dir/autograder
+	rm -rf "$dir"
+	mkdir -p "$root/source" "$root/submission/junk" "$root/results"
+	lab=06-rmsnorm
+	if $MAKE --no-print-directory gradescope-bundle DIST="$dir/dist" LAB=$lab \
+		COURSE=courses/example.conf > "$dir/bundle.log" 2>&1 &&
+	   unzip -q "$dir/dist/gradescope/autograder.zip" -d "$root/source" &&
+	   [ -x "$root/source/run_autograder" ] && [ -f "$root/source/setup.sh" ] &&
+	   [ -f "$root/source/workbook/Makefile" ] && [ ! -e "$root/source/workbook/solutions" ]; then
+		pass "gradescope/make gradescope-bundle: setup.sh and run_autograder at the zip's root, no solutions"
+	else
+		fail "gradescope/make gradescope-bundle" "$dir/bundle.log"
+		return
+	fi
+	cp "$root/source/run_autograder" "$root/run_autograder"
+	if ! (unset MAKEFLAGS MFLAGS MAKELEVEL; bash "$root/source/setup.sh") > "$dir/setup.log" 2>&1; then
+		fail "gradescope/setup.sh" "$dir/setup.log"
+		return
+	fi
+
+	# A solution given flat, a compile error in its lab's folder, strays.
+	cp solutions/$lab/rmsnorm.cu "$root/submission/rmsnorm.cu"
+	mkdir -p "$root/submission/$lab"
+	printf 'void rmsnorm_bf16(\n' > "$root/submission/$lab/rmsnorm_bf16.cu"
+	echo notes > "$root/submission/junk/README.txt"
+	cp solutions/$lab/rmsnorm.cu "$root/submission/junk/softmax.cu"
+
+	WB_AUTOGRADER_ROOT=$root WB_GRADE_MODE=build-only bash "$root/run_autograder" \
+		> "$dir/run-build-only.log" 2>&1
+	gradescope_check "$dir" "$root" build-only BUILT
+	if "$DEVINFO" --check > /dev/null 2>&1; then
+		rm -rf "$root/results"/*
+		WB_AUTOGRADER_ROOT=$root bash "$root/run_autograder" > "$dir/run-grade.log" 2>&1
+		gradescope_check "$dir" "$root" grade PASS
+	else
+		rm -rf "$root/results"/*
+		WB_AUTOGRADER_ROOT=$root bash "$root/run_autograder" > "$dir/run-grade.log" 2>&1
+		cp "$root/results/results.json" "$dir/results-nogpu.json" 2> /dev/null
+		if grep -q '"score": 0' "$dir/results-nogpu.json" 2> /dev/null &&
+		   grep -q 'could not grade this submission' "$dir/results-nogpu.json"; then
+			pass "gradescope/with no GPU, run_autograder still writes a results.json that says why"
+		else
+			fail "gradescope/with no GPU, run_autograder writes a results.json" "$dir/run-grade.log"
+		fi
+		validate_json tests/formats/gradescope.schema.json \
+			"gradescope/that results.json has Gradescope's fields" "$dir/results-nogpu.json"
+	fi
+}
+
+# gradescope_check DIR ROOT MODE VERDICT-OF-THE-SOLUTION
+gradescope_check() {
+	res=$2/results/results.json
+	cp "$res" "$1/results-$3.json" 2> /dev/null
+	if [ -s "$res" ] &&
+	   grep -q '"name": "06-rmsnorm/rmsnorm", "number": "1", "score": [0-9.]*, "max_score": 100' "$res" &&
+	   grep -q "\"output\": \"$(echo "$4" | tr _ ' ')" "$res" &&
+	   grep -q '"output": "COMPILE ERROR' "$res" &&
+	   grep -q 'rmsnorm.cu -> 06-rmsnorm/rmsnorm.cu' "$res" &&
+	   grep -q 'junk/README.txt (not an exercise file)' "$res" &&
+	   grep -q 'junk/softmax.cu (no exercise of this assignment is called softmax)' "$res" &&
+	   grep -q 'course settings .*course.conf' "$res"; then
+		pass "gradescope/run_autograder ($3): files taken and ignored, $4 and COMPILE ERROR, course settings"
+	else
+		fail "gradescope/run_autograder ($3)" "$1/run-$3.log"
+	fi
+	validate_json tests/formats/gradescope.schema.json \
+		"gradescope/its results.json ($3) has Gradescope's fields" "$res"
+}

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# tools/gradescope/bundle.sh OUT - make gradescope-bundle: OUT/autograder.zip
+# for a Gradescope programming assignment whose autograder runs on a
+# machine with an NVIDIA GPU and the CUDA Toolkit (docs/instructors.md).
+#
+# The zip holds, at its root as Gradescope requires:
+#   setup.sh          run once when Gradescope builds the image
+#   run_autograder    run for every submission
+#   bundle.conf       LAB, COURSE and SM as given to make
+#   course.conf       the COURSE file, when one was given
+#   workbook/         the student handout's files (no solutions/, no tests
+#                     corpus): the grader, the harness and the labs
+#
+# Environment (from the Makefile): LAB (the lab of this assignment; empty:
+# every lab), COURSE (a course settings file), BUNDLE_SM (GPU architecture
+# to build for at setup time; empty: detected when grading).
+
+set -eu
+cd "$(dirname "$0")/../.."
+OUT=${1:-dist/gradescope}
+LAB=${LAB:-}
+COURSE=${COURSE:-}
+BUNDLE_SM=${BUNDLE_SM:-}
+
+if ! command -v zip > /dev/null; then
+	echo "make gradescope-bundle needs zip (Debian/Ubuntu: apt-get install zip)" >&2
+	exit 2
+fi
+if [ -n "$COURSE" ] && [ ! -f "$COURSE" ]; then
+	echo "COURSE=$COURSE: no such file" >&2
+	exit 2
+fi
+# LAB= names a lab in full (05-reduction) or without its number.
+lab_exists() {
+	for mk in labs/*/lab.mk; do
+		d=$(basename "$(dirname "$mk")")
+		if [ "$d" = "$1" ] || [ "${d#*-}" = "$1" ]; then
+			return 0
+		fi
+	done
+	return 1
+}
+if [ -n "$LAB" ] && ! lab_exists "$LAB"; then
+	echo "LAB=$LAB: no such lab under labs/" >&2
+	exit 2
+fi
+
+stage=$OUT/stage
+rm -rf "$stage"
+mkdir -p "$stage/workbook"
+sh tools/handout.sh --list > "$OUT/files"
+tar -cf - -T "$OUT/files" | tar -xf - -C "$stage/workbook"
+rm -f "$OUT/files"
+cp tools/gradescope/setup.sh tools/gradescope/run_autograder "$stage/"
+chmod 755 "$stage/setup.sh" "$stage/run_autograder"
+{
+	echo "# Written by make gradescope-bundle; read by setup.sh and run_autograder."
+	echo "LAB='$LAB'"
+	echo "SM='$BUNDLE_SM'"
+	echo "COURSE='${COURSE:+course.conf}'"
+} > "$stage/bundle.conf"
+[ -z "$COURSE" ] || cp "$COURSE" "$stage/course.conf"
+
+rm -f "$OUT/autograder.zip.tmp"
+(cd "$stage" && zip -q -r -X ../autograder.zip.tmp .)
+mv "$OUT/autograder.zip.tmp" "$OUT/autograder.zip"
+rm -rf "$stage"
+settings=${COURSE:-none}
+arch=${BUNDLE_SM:+sm_$BUNDLE_SM}
+echo "Gradescope autograder: $OUT/autograder.zip (lab: ${LAB:-all};" \
+     "course settings: $settings; GPU architecture: ${arch:-read when grading})"
