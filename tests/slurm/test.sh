@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: MIT
+#
+# tests/slurm/test.sh - the "slurm" section of tests/run.sh (sourced: it
+# uses run.sh's pass, fail, skip, $LOGS, $MAKE and $BUILD).
+#
+# Starts a real one-node Slurm (tests/slurm/cluster.sh: munged, slurmctld
+# and slurmd from Debian's packages) on this machine, which has no GPU,
+# and grades three generated submissions with make slurm-script in
+# build-and-check mode (BUILD_ONLY=1: no --gres, nothing run): a job array
+# of two tasks (CHUNK=2) and the merge job after it, submitted with the
+# script's own submit.sh. Then the gradebook must hold their verdicts.
+# What a GPU cluster adds (--gres=gpu:1, CUDA_VISIBLE_DEVICES from Slurm,
+# timing) is not tested here: docs/batch-grading.md says so.
+#
+# SKIP, with the reason, when not root or when the packages are missing;
+# CI installs them (.ci/run) and runs as root, so there it runs.
+
+case $BUILD in
+/*) sl_dir=$BUILD/test-slurm ;;
+*) sl_dir=$(pwd)/$BUILD/test-slurm ;;
+esac
+sl_out=$sl_dir/graded
+
+sl_main() {
+	if [ "$(id -u)" != 0 ]; then
+		skip "slurm: starting slurmctld and slurmd needs root (CI runs as root)"
+		return
+	fi
+	for t in munged slurmctld slurmd sbatch squeue sinfo tar zip unzip; do
+		if ! command -v $t > /dev/null; then
+			skip "slurm: $t is not installed (apt-get install slurmctld slurmd slurm-client munge zip unzip)"
+			return
+		fi
+	done
+	sh tests/slurm/cluster.sh stop "$sl_dir" > /dev/null 2>&1
+	rm -rf "$sl_dir"
+	if ! sh tests/slurm/cluster.sh start "$sl_dir" > "$LOGS/slurm-start.log" 2>&1; then
+		fail "slurm: a one-node Slurm starts (munged, slurmctld, slurmd)" "$LOGS/slurm-start.log"
+		return
+	fi
+	sl_grade
+	sh tests/slurm/cluster.sh stop "$sl_dir" >> "$LOGS/slurm-start.log" 2>&1
+}
+
+sl_grade() {
+	sl_log=$LOGS/slurm.log
+	sl_t="slurm/make slurm-script: a job array of 2 tasks grades 3 submissions, the merge job writes the gradebook"
+	sh tests/batch/make-class.sh "$sl_dir/submissions" "$sl_out" 1 alice dave heidi \
+		> "$sl_log" 2>&1
+	$MAKE --no-print-directory slurm-script SUBMISSIONS="$sl_dir/submissions" \
+		OUT="$sl_out" LAB=05-reduction BUILD_ONLY=1 CHUNK=2 SLURM_CPUS=1 \
+		SLURM_TIME=00:10:00 BUILD="$BUILD" >> "$sl_log" 2>&1
+	if ! grep -q '^#SBATCH --array=0-1$' "$sl_out/slurm/grade.sbatch" 2> /dev/null ||
+	   grep -q 'gres' "$sl_out/slurm/grade.sbatch"; then
+		fail "$sl_t (the sbatch script)" "$sl_log"
+		return
+	fi
+	SLURM_CONF=$sl_dir/slurm.conf sh "$sl_out/slurm/submit.sh" >> "$sl_log" 2>&1
+	sl_jobs=$(tr ' ' ',' < "$sl_out/slurm/jobs" 2> /dev/null)
+	for _ in $(seq 300); do
+		sl_left=$(SLURM_CONF=$sl_dir/slurm.conf squeue -h -j "${sl_jobs:-0}" 2> /dev/null)
+		[ -z "$sl_left" ] && break
+		sleep 1
+	done
+	for f in "$sl_out"/slurm/logs/*.log; do
+		echo "== $f"
+		cat "$f"
+	done >> "$sl_log" 2>&1
+	sl_tasks=$(ls "$sl_out"/slurm/logs/grade-*_[01].log 2> /dev/null | wc -l)
+	if [ -n "$sl_jobs" ] && [ -z "$sl_left" ] && [ "$sl_tasks" -eq 2 ] &&
+	   ls "$sl_out"/slurm/logs/merge-*.log > /dev/null 2>&1 &&
+	   grep -q '3 submissions: 3 graded' "$sl_out/summary.txt" 2> /dev/null &&
+	   sh tests/batch/compare.sh --build-only tests/batch/expected "$sl_out" \
+		alice dave heidi >> "$sl_log" 2>&1; then
+		pass "$sl_t"
+	else
+		echo "jobs: ${sl_jobs:-none}; still queued: ${sl_left:-none}; task logs: $sl_tasks" >> "$sl_log"
+		fail "$sl_t" "$sl_log"
+	fi
+}
+
+sl_main

@@ -1,0 +1,762 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_batch.c - tools/batch: which files of a submission are taken and
+ * why the rest is not, submission ids, taking files out of folders and
+ * archives (with links, "..", absolute paths and duplicates), the grader's
+ * TSV read back, the gradebook and the class summary, publishing a
+ * student's results atomically and recovering from a crash in between,
+ * the sandbox's bwrap arguments, quoting, and the Slurm scripts.
+ */
+#include "unit.h"
+
+#include <sys/stat.h>
+
+#include "batch.h"
+#include <jansson.h>
+
+/* The labs of the tests: 05 (sum, argmax), 06 (rmsnorm), 09 (sum too). */
+static void class_labs(struct bt_labs *l, int with_09)
+{
+	memset(l, 0, sizeof(*l));
+	bt_add_lab(l, "05-reduction", "sum argmax", 1);
+	bt_add_lab(l, "06-rmsnorm", "rmsnorm", 0);
+	if (with_09)
+		bt_add_lab(l, "09-other", "sum", 1);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void mkpath(const char *dir, const char *rel, const char *text)
+{
+	char path[1024], *slash;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	assert_int_equal(bt_mkdirs(path), 0);
+	*slash = '/';
+	write_text(path, text);
+}
+
+/* ---- bt_match ---------------------------------------------------------- */
+
+static void expect_match(const struct bt_labs *l, const char *path,
+			 const char *lab, const char *ex, int depth)
+{
+	char why[256] = "";
+	int d, i = bt_match(l, path, &d, why, sizeof(why));
+
+	if (i < 0)
+		fail_msg("%s: not taken (%s)", path, why);
+	assert_string_equal(l->ex[i].lab, lab);
+	assert_string_equal(l->ex[i].name, ex);
+	assert_int_equal(d, depth);
+}
+
+static void expect_ignored(const struct bt_labs *l, const char *path,
+			   const char *reason)
+{
+	char why[256] = "";
+	int d;
+
+	assert_int_equal(bt_match(l, path, &d, why, sizeof(why)), -1);
+	assert_contains(why, reason);
+}
+
+static void test_match_lab_folders(void **state)
+{
+	struct bt_labs l;
+
+	(void)state;
+	class_labs(&l, 0);
+	expect_match(&l, "05-reduction/sum.cu", "05-reduction", "sum", 2);
+	expect_match(&l, "./05-reduction/argmax.cu", "05-reduction", "argmax", 2);
+	expect_match(&l, "alice/labs/05-reduction/sum.cu", "05-reduction", "sum", 4);
+	expect_match(&l, "sum.cu", "05-reduction", "sum", 1);
+	expect_match(&l, "alice/argmax.cu", "05-reduction", "argmax", 2);
+}
+
+static void test_match_refuses(void **state)
+{
+	struct bt_labs l;
+
+	(void)state;
+	class_labs(&l, 0);
+	expect_ignored(&l, "05-reduction/naive.cu",
+		       "not a file students may edit (lab 05-reduction's are "
+		       "sum.cu, argmax.cu)");
+	expect_ignored(&l, "05-reduction/lab.c", "not a file students may edit");
+	expect_ignored(&l, "notes.txt", "not a file students may edit");
+	expect_ignored(&l, "../05-reduction/sum.cu", "\"..\"");
+	expect_ignored(&l, "05-reduction/../../sum.cu", "\"..\"");
+	expect_ignored(&l, "/etc/05-reduction/sum.cu", "absolute");
+	expect_ignored(&l, ".git/05-reduction/sum.cu", "hidden folder");
+	expect_ignored(&l, "05-reduction/s$um.cu", "unusual characters");
+	expect_ignored(&l, "06-rmsnorm/rmsnorm.cu", "not graded in this batch");
+	expect_ignored(&l, "rmsnorm.cu", "not graded in this batch");
+	expect_ignored(&l, ".cu", "not a file students may edit");
+}
+
+static void test_match_ambiguous_flat(void **state)
+{
+	struct bt_labs l;
+
+	(void)state;
+	class_labs(&l, 1);
+	expect_ignored(&l, "sum.cu", "several labs have an exercise sum");
+	expect_match(&l, "09-other/sum.cu", "09-other", "sum", 2);
+	expect_match(&l, "x/05-reduction/sum.cu", "05-reduction", "sum", 3);
+	expect_match(&l, "argmax.cu", "05-reduction", "argmax", 1);
+}
+
+static void test_read_labs(void **state)
+{
+	char *dir = unit_tmpdir(), mk[1024];
+	struct bt_labs l;
+
+	(void)state;
+	snprintf(mk, sizeof(mk), "%s/05-reduction", dir);
+	bt_mkdirs(mk);
+	mkpath(dir, "05-reduction/lab.mk",
+	       "# EXERCISES: the files students edit\nEXERCISES := sum argmax\n"
+	       "LAB_SRCS := lab.c\n");
+	mkpath(dir, "07-fusion/lab.mk", "EXERCISES = gelu softmax\n");
+	mkpath(dir, "08-nolab/README", "no lab.mk here\n");
+	assert_int_equal(bt_read_labs(dir, "fusion", &l), 0);
+	assert_int_equal(l.n, 4);
+	assert_string_equal(l.ex[0].name, "sum");
+	assert_false(l.ex[0].selected);
+	assert_string_equal(l.ex[3].lab, "07-fusion");
+	assert_string_equal(l.ex[3].name, "softmax");
+	assert_true(l.ex[3].selected);
+	assert_int_equal(bt_read_labs(dir, NULL, &l), 0);
+	assert_true(l.ex[0].selected && l.ex[2].selected);
+	assert_int_equal(bt_read_labs(dir, "nosuchlab", &l), -1);
+	snprintf(mk, sizeof(mk), "rm -rf '%s'", dir);
+	assert_int_equal(system(mk), 0);
+	free(dir);
+}
+
+/* ---- submissions ------------------------------------------------------- */
+
+static void test_sub_id(void **state)
+{
+	char id[BT_ID_LEN];
+
+	(void)state;
+	assert_int_equal(bt_sub_id("alice.tar.gz", 0, id, sizeof(id)), BT_TAR);
+	assert_string_equal(id, "alice");
+	assert_int_equal(bt_sub_id("bob.tgz", 0, id, sizeof(id)), BT_TAR);
+	assert_string_equal(id, "bob");
+	assert_int_equal(bt_sub_id("c d;e.zip", 0, id, sizeof(id)), BT_ZIP);
+	assert_string_equal(id, "c_d_e");
+	assert_int_equal(bt_sub_id("dave", 1, id, sizeof(id)), BT_DIR);
+	assert_string_equal(id, "dave");
+	assert_int_equal(bt_sub_id("..", 1, id, sizeof(id)), BT_DIR);
+	assert_string_equal(id, "_.");
+	assert_int_equal(bt_sub_id("x.tar.xz", 0, id, sizeof(id)), BT_TAR);
+	assert_int_equal(bt_sub_id("notes.txt", 0, id, sizeof(id)), -1);
+	assert_int_equal(bt_sub_id(".zip", 0, id, sizeof(id)), -1); /* no name */
+}
+
+static void test_list_subs(void **state)
+{
+	char *dir = unit_tmpdir(), cmd[1200];
+	struct bt_sub *s;
+	int n;
+
+	(void)state;
+	mkpath(dir, "alice/05-reduction/sum.cu", "x");
+	mkpath(dir, "alice.zip", "x");
+	mkpath(dir, "bob.tar.gz", "x");
+	mkpath(dir, "README", "not a submission");
+	mkpath(dir, ".hidden/x", "x");
+	n = bt_list_subs(dir, &s);
+	assert_int_equal(n, 3);
+	assert_string_equal(s[0].name, "alice");
+	assert_string_equal(s[0].id, "alice");
+	assert_int_equal(s[0].kind, BT_DIR);
+	assert_string_equal(s[1].name, "alice.zip");
+	assert_string_equal(s[1].id, "alice.zip"); /* not a second "alice" */
+	assert_string_equal(s[2].id, "bob");
+	assert_int_equal(s[2].kind, BT_TAR);
+	bt_free_subs(s, n);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(dir);
+}
+
+static int has_note(const struct bt_sub *s, const char *path, const char *why)
+{
+	for (int i = 0; i < s->nnotes; i++)
+		if (!strcmp(s->notes[i].path, path) && strstr(s->notes[i].why, why))
+			return 1;
+	return 0;
+}
+
+static void test_offer_prefers_shallow(void **state)
+{
+	struct bt_labs l;
+	struct bt_sub s;
+
+	(void)state;
+	class_labs(&l, 0);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(bt_offer(&s, &l, 0, "old/05-reduction/sum.cu", 3), 1);
+	assert_int_equal(bt_offer(&s, &l, 0, "05-reduction/sum.cu", 2), 1);
+	assert_int_equal(bt_offer(&s, &l, 0, "z/05-reduction/sum.cu", 3), 0);
+	/* A tie on depth goes to the first in byte order: '0' < 'a'. */
+	assert_int_equal(bt_offer(&s, &l, 0, "a/sum.cu", 2), 0);
+	assert_string_equal(s.from[0], "05-reduction/sum.cu");
+	assert_true(has_note(&s, "old/05-reduction/sum.cu", "another copy was taken"));
+	assert_true(has_note(&s, "z/05-reduction/sum.cu", "another copy was taken"));
+	free(s.notes);
+}
+
+static unsigned long long collect_dir(const char *root, const char *dest,
+				      struct bt_sub *s, const struct bt_labs *l)
+{
+	char stage[1024];
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->path, sizeof(s->path), "%s", root);
+	snprintf(s->name, sizeof(s->name), "alice");
+	snprintf(s->id, sizeof(s->id), "alice");
+	s->kind = BT_DIR;
+	snprintf(stage, sizeof(stage), "%s/stage", dest);
+	assert_int_equal(bt_collect(s, l, dest, stage, NULL), 0);
+	return s->fp;
+}
+
+static void test_collect_folder(void **state)
+{
+	char *dir = unit_tmpdir(), root[1024], dest[1024], path[1200], *text;
+	unsigned long long fp1, fp2;
+	struct bt_labs l;
+	struct bt_sub s;
+
+	(void)state;
+	class_labs(&l, 0);
+	snprintf(root, sizeof(root), "%s/sub", dir);
+	snprintf(dest, sizeof(dest), "%s/src", dir);
+	mkpath(root, "05-reduction/sum.cu", "/* the one */");
+	mkpath(root, "old/05-reduction/sum.cu", "/* older */");
+	mkpath(root, "05-reduction/lab.c", "/* mine */");
+	mkpath(root, "notes.txt", "notes");
+	snprintf(path, sizeof(path), "%s/05-reduction/argmax.cu", root);
+	assert_int_equal(symlink("/etc/passwd", path), 0);
+	fp1 = collect_dir(root, dest, &s, &l);
+	assert_int_equal(s.ntaken, 1);
+	assert_string_equal(s.from[0], "05-reduction/sum.cu");
+	assert_string_equal(s.from[1], "");
+	snprintf(path, sizeof(path), "%s/05-reduction/sum.cu", dest);
+	text = bt_read(path, 100);
+	assert_non_null(text);
+	assert_string_equal(text, "/* the one */");
+	free(text);
+	snprintf(path, sizeof(path), "%s/05-reduction/argmax.cu", dest);
+	assert_false(bt_exists(path));
+	assert_true(has_note(&s, "05-reduction/argmax.cu", "symbolic link"));
+	assert_true(has_note(&s, "05-reduction/lab.c", "not a file students may edit"));
+	assert_true(has_note(&s, "old/05-reduction/sum.cu", "another copy"));
+	assert_true(has_note(&s, "notes.txt", "not a file"));
+	free(s.notes);
+
+	/* Same files, same fingerprint; another sum, another one. */
+	assert_int_equal(bt_rmtree(dest), 0);
+	fp2 = collect_dir(root, dest, &s, &l);
+	free(s.notes);
+	assert_true(fp1 == fp2);
+	mkpath(root, "05-reduction/sum.cu", "/* changed */");
+	fp2 = collect_dir(root, dest, &s, &l);
+	free(s.notes);
+	assert_true(fp1 != fp2);
+	assert_int_equal(bt_rmtree(dir), 0);
+	free(dir);
+}
+
+static void test_collect_tar(void **state)
+{
+	char *dir = unit_tmpdir(), cmd[4096], dest[1024], stage[1024], path[1200];
+	struct bt_labs l;
+	struct bt_sub s;
+	FILE *f;
+
+	(void)state;
+	class_labs(&l, 0);
+	mkpath(dir, "in/05-reduction/sum.cu", "/* sum */");
+	mkpath(dir, "in/evil.cu", "/* evil */");
+	mkpath(dir, "in/06-rmsnorm/rmsnorm.cu", "/* another lab */");
+	snprintf(cmd, sizeof(cmd),
+		 "tar -czf '%s/a.tar.gz' -C '%s/in' -P "
+		 "--transform 's|^evil.cu$|../../argmax.cu|' "
+		 "evil.cu 05-reduction/sum.cu 06-rmsnorm/rmsnorm.cu 2> /dev/null",
+		 dir, dir);
+	if (system(cmd) != 0)
+		skip();
+	memset(&s, 0, sizeof(s));
+	snprintf(s.path, sizeof(s.path), "%s/a.tar.gz", dir);
+	snprintf(s.name, sizeof(s.name), "a.tar.gz");
+	s.kind = BT_TAR;
+	snprintf(dest, sizeof(dest), "%s/w/src", dir);
+	snprintf(stage, sizeof(stage), "%s/w/stage", dir);
+	assert_int_equal(bt_collect(&s, &l, dest, stage, NULL), 0);
+	assert_string_equal(s.error, "");
+	assert_int_equal(s.ntaken, 1);
+	assert_true(has_note(&s, "../../argmax.cu", "\"..\""));
+	assert_true(has_note(&s, "06-rmsnorm/rmsnorm.cu", "not graded in this batch"));
+	snprintf(path, sizeof(path), "%s/05-reduction/sum.cu", dest);
+	assert_true(bt_exists(path));
+	snprintf(path, sizeof(path), "%s/argmax.cu", dir);
+	assert_false(bt_exists(path)); /* nothing escaped */
+	assert_false(bt_exists(stage)); /* the stage is gone */
+	free(s.notes);
+
+	/* Not an archive at all: an error, nothing taken. */
+	snprintf(path, sizeof(path), "%s/b.zip", dir);
+	f = fopen(path, "w");
+	fputs("this is not a zip", f);
+	fclose(f);
+	memset(&s, 0, sizeof(s));
+	snprintf(s.path, sizeof(s.path), "%s", path);
+	s.kind = BT_ZIP;
+	snprintf(dest, sizeof(dest), "%s/w2/src", dir);
+	snprintf(stage, sizeof(stage), "%s/w2/stage", dir);
+	assert_int_equal(bt_collect(&s, &l, dest, stage, NULL), 0);
+	if (!strstr(s.error, "not installed"))
+		assert_contains(s.error, "could not read the archive");
+	assert_int_equal(s.ntaken, 0);
+	free(s.notes);
+	assert_int_equal(bt_rmtree(dir), 0);
+	free(dir);
+}
+
+/* ---- results and the gradebook ---------------------------------------- */
+
+static const char tsv[] =
+	"lab\texercise\tverdict\tpoints\tmax_points\tspeedup\tsettings\n"
+	"05-reduction\tsum\tPASS\t87.5\t100\t6.1\tlab\n"
+	"05-reduction\targmax\tCOMPILE_ERROR\t0\t100\t0\tlab\n"
+	"05-reduction\tnosuch\tPASS\t5\t5\t0\tlab\n";
+
+static void test_read_tsv(void **state)
+{
+	struct bt_labs l;
+	struct bt_row row;
+	int missing[BT_MAX_EX] = { 0 };
+
+	(void)state;
+	class_labs(&l, 0);
+	assert_int_equal(bt_read_tsv(tsv, &l, NULL, &row), 2);
+	assert_string_equal(row.cell[0].verdict, "PASS");
+	assert_near(row.cell[0].points, 87.5, 1e-12);
+	assert_near(row.total, 87.5, 1e-12);
+	assert_near(row.max, 200, 1e-12);
+	assert_false(row.have[2]);
+	missing[1] = 1;
+	assert_int_equal(bt_read_tsv(tsv, &l, missing, &row), 2);
+	assert_string_equal(row.cell[1].verdict, "MISSING");
+	assert_int_equal(bt_read_tsv("lab\texercise\n05-reduction\tsum\n", &l,
+				     NULL, &row), -1);
+	assert_int_equal(bt_read_tsv("", &l, NULL, &row), -1);
+}
+
+static void rows3(struct bt_labs *l, struct bt_row *rows)
+{
+	class_labs(l, 0);
+	memset(rows, 0, 3 * sizeof(*rows));
+	snprintf(rows[0].id, BT_ID_LEN, "alice");
+	rows[0].graded = rows[0].sandboxed = 1;
+	bt_read_tsv(tsv, l, NULL, &rows[0]);
+	snprintf(rows[1].id, BT_ID_LEN, "bob,jr");
+	rows[1].graded = rows[1].sandboxed = 1;
+	bt_read_tsv("lab\texercise\tverdict\tpoints\tmax_points\n"
+		    "05-reduction\tsum\tWRONG\t0\t100\n"
+		    "05-reduction\targmax\tPASS\t100\t100\n", l, NULL, &rows[1]);
+	snprintf(rows[2].id, BT_ID_LEN, "carol");
+}
+
+static char *to_text(void (*fn)(FILE *, const struct bt_labs *,
+				const struct bt_row *, int, int),
+		     const struct bt_labs *l, const struct bt_row *rows, int n,
+		     int flag)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	fn(m, l, rows, n, flag);
+	fclose(m);
+	return text;
+}
+
+static void test_gradebook_csv(void **state)
+{
+	struct bt_row rows[3];
+	struct bt_labs l;
+	char *text;
+
+	(void)state;
+	rows3(&l, rows);
+	text = to_text(bt_write_gradebook, &l, rows, 3, 0);
+	assert_string_equal(text,
+		"student,05-reduction/sum,05-reduction/argmax,total,max,status\n"
+		"alice,87.5,0,87.5,200,graded\n"
+		"\"bob,jr\",0,100,100,200,graded\n"
+		"carol,,,,,not graded\n");
+	free(text);
+	text = to_text(bt_write_gradebook, &l, rows, 3, 1);
+	assert_string_equal(text,
+		"student,05-reduction/sum,05-reduction/argmax,status\n"
+		"alice,PASS,COMPILE_ERROR,graded\n"
+		"\"bob,jr\",WRONG,PASS,graded\n"
+		"carol,,,not graded\n");
+	free(text);
+}
+
+static void summary_fn(FILE *f, const struct bt_labs *l,
+		       const struct bt_row *rows, int n, int built_only)
+{
+	bt_write_summary(f, l, rows, n, "hw3", built_only);
+}
+
+static void test_summary(void **state)
+{
+	struct bt_row rows[3];
+	struct bt_labs l;
+	char *text;
+
+	(void)state;
+	rows3(&l, rows);
+	text = to_text(summary_fn, &l, rows, 3, 0);
+	assert_contains(text, "Class summary: hw3");
+	assert_contains(text, "3 submissions: 2 graded, 1 not graded");
+	assert_contains(text, "Every submission was built and run in the sandbox");
+	assert_contains(text, "Total points (of 200): min 87.5, 25% 90.6, "
+			      "median 93.8, 75% 96.9, max 100, mean 93.8");
+	assert_contains(text, "  40-59%    2  ##\n");
+	assert_contains(text, "05-reduction/sum               100    43.8    "
+			      "43.8     1     1     0");
+	assert_contains(text, "05-reduction/sum             PASS 1, WRONG 1");
+	assert_contains(text, "COMPILE_ERROR   05-reduction/argmax          alice");
+	assert_contains(text, "Not graded yet");
+	assert_contains(text, "  carol\n");
+	free(text);
+
+	rows[0].sandboxed = 0;
+	text = to_text(summary_fn, &l, rows, 3, 1);
+	assert_contains(text, "WARNING: 1 submission was graded WITHOUT a sandbox");
+	assert_contains(text, "no points were given");
+	assert_null(strstr(text, "Total points"));
+	free(text);
+}
+
+static void test_quantile(void **state)
+{
+	double x[] = { 1, 2, 3, 4 };
+
+	(void)state;
+	assert_near(bt_quantile(x, 4, 0), 1, 1e-12);
+	assert_near(bt_quantile(x, 4, 0.5), 2.5, 1e-12);
+	assert_near(bt_quantile(x, 4, 0.25), 1.75, 1e-12);
+	assert_near(bt_quantile(x, 4, 1), 4, 1e-12);
+	assert_near(bt_quantile(x, 1, 0.5), 1, 1e-12);
+	assert_near(bt_quantile(x, 0, 0.5), 0, 1e-12);
+}
+
+/* ---- publishing atomically --------------------------------------------- */
+
+static void folder_with(const char *dir, const char *name, const char *text)
+{
+	char path[1200];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_int_equal(bt_mkdirs(path), 0);
+	snprintf(path, sizeof(path), "%s/%s/meta", dir, name);
+	write_text(path, text);
+}
+
+static char *meta_of(const char *dir, const char *name)
+{
+	char path[1200];
+
+	snprintf(path, sizeof(path), "%s/%s/meta", dir, name);
+	return bt_read(path, 100);
+}
+
+static void test_publish_and_recover(void **state)
+{
+	char *dir = unit_tmpdir(), tmp[1200], *m;
+
+	(void)state;
+	/* First result. */
+	folder_with(dir, ".tmp-alice", "one");
+	snprintf(tmp, sizeof(tmp), "%s/.tmp-alice", dir);
+	assert_int_equal(bt_publish(dir, "alice", tmp), 0);
+	m = meta_of(dir, "alice");
+	assert_string_equal(m, "one");
+	free(m);
+	/* A regrade replaces it whole, and leaves nothing beside it. */
+	folder_with(dir, ".tmp-alice", "two");
+	assert_int_equal(bt_publish(dir, "alice", tmp), 0);
+	m = meta_of(dir, "alice");
+	assert_string_equal(m, "two");
+	free(m);
+	assert_int_equal(unit_dir_entries(dir), 1);
+
+	/* A crash while writing: the half-made folder goes, the result stays. */
+	folder_with(dir, ".tmp-alice", "half");
+	bt_recover(dir, "alice");
+	m = meta_of(dir, "alice");
+	assert_string_equal(m, "two");
+	free(m);
+	assert_int_equal(unit_dir_entries(dir), 1);
+
+	/* A crash between the two renames: the old result comes back. */
+	snprintf(tmp, sizeof(tmp), "mv '%s/alice' '%s/.old-alice'", dir, dir);
+	assert_int_equal(system(tmp), 0);
+	bt_recover(dir, "alice");
+	m = meta_of(dir, "alice");
+	assert_string_equal(m, "two");
+	free(m);
+	/* A crash after them: the new one stays, the old one goes. */
+	folder_with(dir, ".old-alice", "older");
+	bt_recover(dir, "alice");
+	m = meta_of(dir, "alice");
+	assert_string_equal(m, "two");
+	free(m);
+	assert_int_equal(unit_dir_entries(dir), 1);
+	assert_int_equal(bt_rmtree(dir), 0);
+	free(dir);
+}
+
+static void test_write_atomic(void **state)
+{
+	char *dir = unit_tmpdir(), path[1200], *text;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/gradebook.csv", dir);
+	assert_int_equal(bt_write_atomic(path, "a,b\n"), 0);
+	assert_int_equal(bt_write_atomic(path, "c,d\n"), 0);
+	text = bt_read(path, 100);
+	assert_string_equal(text, "c,d\n");
+	free(text);
+	assert_int_equal(unit_dir_entries(dir), 1); /* no .tmp left */
+	assert_int_equal(bt_rmtree(dir), 0);
+	free(dir);
+}
+
+/* ---- the sandbox's arguments -------------------------------------------- */
+
+static int arg_at(const struct bt_args *a, const char *s0, const char *s1)
+{
+	for (int i = 0; i + 1 < a->n; i++)
+		if (!strcmp(a->v[i], s0) && (!s1 || !strcmp(a->v[i + 1], s1)))
+			return i;
+	return -1;
+}
+
+static void test_box_argv(void **state)
+{
+	char *dir = unit_tmpdir(), hide[1200], ro[1200], scratch[1200];
+	struct bt_args a;
+	struct bt_box b;
+	int repo, tmpfs, robind, bind;
+
+	(void)state;
+	snprintf(hide, sizeof(hide), "%s/solutions", dir);
+	snprintf(ro, sizeof(ro), "%s/build/sm90/lab", dir);
+	snprintf(scratch, sizeof(scratch), "%s/out/work/alice", dir);
+	bt_mkdirs(hide);
+	memset(&b, 0, sizeof(b));
+	b.bwrap = "/usr/bin/bwrap";
+	b.repo = dir;
+	b.hide[b.nhide++] = hide;
+	b.hide[b.nhide++] = "/no/such/folder";
+	b.ro[b.nro++] = ro;
+	b.scratch = scratch;
+	b.gpu = 1;
+	b.cuda_visible = "1";
+	b.as_root = 1;
+	bt_args_init(&a);
+	assert_int_equal(bt_box_argv(&b, &a), 0);
+	assert_string_equal(a.v[0], "/usr/bin/bwrap");
+	assert_string_equal(a.v[a.n - 1], "--");
+	assert_true(arg_at(&a, "--unshare-net", NULL) > 0);
+	assert_true(arg_at(&a, "--unshare-pid", NULL) > 0);
+	assert_true(arg_at(&a, "--die-with-parent", NULL) > 0);
+	assert_true(arg_at(&a, "--clearenv", NULL) > 0);
+	assert_true(arg_at(&a, "--cap-drop", "ALL") > 0);
+	assert_true(arg_at(&a, "CUDA_VISIBLE_DEVICES", "1") > 0);
+	assert_true(arg_at(&a, "/sys", "/sys") > 0);
+	assert_true(arg_at(&a, "--remount-ro", "/") > 0);
+	assert_true(arg_at(&a, "--chdir", dir) > 0);
+	assert_int_equal(arg_at(&a, "/no/such/folder", NULL), -1);
+	assert_int_equal(arg_at(&a, "/etc/shadow", NULL), -1);
+	/* The repository, then what it hides, then the objects, then the
+	 * scratch folder: a later mount covers an earlier one. */
+	repo = arg_at(&a, "--ro-bind", dir);
+	tmpfs = arg_at(&a, "--tmpfs", hide);
+	robind = arg_at(&a, "--ro-bind", ro);
+	bind = arg_at(&a, "--bind", scratch);
+	assert_true(repo > 0 && repo < tmpfs && tmpfs < robind && robind < bind);
+	assert_true(arg_at(&a, "--tmpfs", "/tmp") < repo);
+	bt_args_free(&a);
+
+	b.bwrap = NULL;
+	assert_int_equal(bt_box_argv(&b, &a), 0);
+	assert_int_equal(a.n, 0);
+	assert_int_equal(bt_rmtree(dir), 0);
+	free(dir);
+}
+
+/* ---- text helpers ------------------------------------------------------- */
+
+static void test_quote_and_durations(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	bt_shell_quote("it's", buf, sizeof(buf));
+	assert_string_equal(buf, "'it'\\''s'");
+	bt_shell_quote("/a b/c", buf, sizeof(buf));
+	assert_string_equal(buf, "'/a b/c'");
+	bt_fmt_duration(buf, sizeof(buf), 45);
+	assert_string_equal(buf, "45 s");
+	bt_fmt_duration(buf, sizeof(buf), 600);
+	assert_string_equal(buf, "10 min");
+	bt_fmt_duration(buf, sizeof(buf), 5400);
+	assert_string_equal(buf, "1 h 30 min");
+	assert_true(bt_path_inside("/a/b", "/a"));
+	assert_true(bt_path_inside("/a", "/a"));
+	assert_false(bt_path_inside("/ab", "/a"));
+}
+
+static void test_json_note(void **state)
+{
+	char *dir = unit_tmpdir(), path[1200], *text;
+	json_error_t err;
+	json_t *root;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	write_text(path, "{\n  \"score\": 1,\n  \"output\": \"Graded on X.\",\n"
+			 "  \"tests\": [{\"name\": \"a\", \"output\": \"PASS\"}]\n}\n");
+	assert_int_equal(bt_json_add_note(path, "Taken:\n  \"sum.cu\"\t\x01\n"), 0);
+	root = json_load_file(path, 0, &err);
+	if (!root)
+		fail_msg("not JSON any more: %s", err.text);
+	assert_string_equal(json_string_value(json_object_get(root, "output")),
+			    "Taken:\n  \"sum.cu\"\t\x01\nGraded on X.");
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(json_object_get(root, "tests"), 0), "output")), "PASS");
+	json_decref(root);
+
+	write_text(path, "{\"tests\": [{\"output\": \"x\"}]}\n");
+	assert_int_equal(bt_json_add_note(path, "note"), -1);
+	text = bt_read(path, 100);
+	assert_string_equal(text, "{\"tests\": [{\"output\": \"x\"}]}\n");
+	free(text);
+	assert_int_equal(bt_rmtree(dir), 0);
+	free(dir);
+}
+
+/* ---- Slurm ---------------------------------------------------------------- */
+
+static void test_slurm_script(void **state)
+{
+	static struct bt_conf c;
+	char *dir = unit_tmpdir(), path[1200], *text, **names;
+	struct bt_sub subs[5];
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	memset(subs, 0, sizeof(subs));
+	snprintf(c.out, sizeof(c.out), "%s", dir);
+	snprintf(c.subs, sizeof(c.subs), "/class/hw3");
+	snprintf(c.repo, sizeof(c.repo), "/repo");
+	c.lab = "05-reduction";
+	c.chunk = 2;
+	c.time_limit = "01:00:00";
+	c.cpus = "4";
+	c.partition = "gpu";
+	c.slurm_args[c.nslurm_args++] = "--account=cs759";
+	for (int i = 0; i < 5; i++)
+		snprintf(subs[i].name, sizeof(subs[i].name), "s%d.zip", i);
+	assert_int_equal(bt_slurm_script(&c, subs, 5, "/bin/batch"), 0);
+	snprintf(path, sizeof(path), "%s/slurm/grade.sbatch", dir);
+	text = bt_read(path, 1 << 16);
+	assert_non_null(text);
+	assert_contains(text, "#SBATCH --array=0-2\n");
+	assert_contains(text, "#SBATCH --gres=gpu:1\n");
+	assert_contains(text, "#SBATCH --partition=gpu\n");
+	assert_contains(text, "#SBATCH --account=cs759\n");
+	assert_contains(text, "#SBATCH --cpus-per-task=4\n");
+	assert_contains(text, "--task \"$SLURM_ARRAY_TASK_ID\"");
+	assert_contains(text, "--submissions '/class/hw3'");
+	assert_contains(text, "--lab '05-reduction'");
+	assert_contains(text, "--chunk '2'");
+	free(text);
+	snprintf(path, sizeof(path), "%s/slurm/merge.sbatch", dir);
+	text = bt_read(path, 1 << 16);
+	assert_contains(text, "\t--merge\n");
+	assert_null(strstr(text, "gres"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/slurm/submit.sh", dir);
+	text = bt_read(path, 1 << 16);
+	assert_contains(text, "--dependency=afterany:$job merge.sbatch");
+	assert_contains(text, "job=${job%%;*}");
+	free(text);
+	snprintf(path, sizeof(path), "%s/slurm/manifest", dir);
+	assert_int_equal(bt_read_manifest(path, &names), 5);
+	assert_string_equal(names[4], "s4.zip");
+	for (int i = 0; i < 5; i++)
+		free(names[i]);
+	free(names);
+
+	c.build_only = 1;
+	c.chunk = 5;
+	assert_int_equal(bt_slurm_script(&c, subs, 5, "/bin/batch"), 0);
+	snprintf(path, sizeof(path), "%s/slurm/grade.sbatch", dir);
+	text = bt_read(path, 1 << 16);
+	assert_contains(text, "#SBATCH --array=0-0\n");
+	assert_null(strstr(text, "gres"));
+	assert_contains(text, "--build-only");
+	free(text);
+	assert_int_equal(bt_rmtree(dir), 0);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_match_lab_folders),
+		cmocka_unit_test(test_match_refuses),
+		cmocka_unit_test(test_match_ambiguous_flat),
+		cmocka_unit_test(test_read_labs),
+		cmocka_unit_test(test_sub_id),
+		cmocka_unit_test(test_list_subs),
+		cmocka_unit_test(test_offer_prefers_shallow),
+		cmocka_unit_test(test_collect_folder),
+		cmocka_unit_test(test_collect_tar),
+		cmocka_unit_test(test_read_tsv),
+		cmocka_unit_test(test_gradebook_csv),
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_quantile),
+		cmocka_unit_test(test_publish_and_recover),
+		cmocka_unit_test(test_write_atomic),
+		cmocka_unit_test(test_box_argv),
+		cmocka_unit_test(test_quote_and_durations),
+		cmocka_unit_test(test_json_note),
+		cmocka_unit_test(test_slurm_script),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * batch.h - grading a class: a folder of submissions, each a folder or a
+ * .tar.gz / .zip of lab files, graded one submission per sandbox into a
+ * gradebook. docs/batch-grading.md is the user's side of this file.
+ *
+ * The batch never grades anything itself. For each submission it runs
+ * `make runners` (the submission's files as SRC, its own build folder)
+ * and then the grader, both inside a bubblewrap sandbox that sees the
+ * toolkit, the labs and that submission's scratch folder, and nothing
+ * else. It only decides what goes where, when, and what the results add
+ * up to.
+ */
+#ifndef BATCH_H
+#define BATCH_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define BT_PATH 4096
+#define BT_ID_LEN 96
+#define BT_NAME_LEN 64
+#define BT_MAX_EX 96        /* exercises over all labs */
+#define BT_MAX_GPUS 16
+#define BT_MAX_EXTRA 16     /* --grader-arg, --slurm-arg */
+#define BT_MAX_ARGS 640
+#define BT_MAX_NOTES 200    /* ignored entries listed per submission */
+
+/* A submission's file may be at most this big: a .cu file never is. */
+#define BT_MAX_FILE_BYTES (1 << 20)
+/* Entries looked at in one submission, and how deep in its folders. */
+#define BT_MAX_ENTRIES 10000
+#define BT_MAX_DEPTH 8
+/* An archive bigger than this is not opened. */
+#define BT_MAX_ARCHIVE_BYTES (64LL << 20)
+
+/* ---- util.c ------------------------------------------------------------ */
+
+/*
+ * snprintf, under a name of its own: every path here is built from parts
+ * bounded by BT_PATH and a truncated one only fails to open, so gcc's
+ * -Wformat-truncation, which cannot know that, is not asked. Returns what
+ * snprintf returns.
+ */
+int bt_fmt(char *out, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* An argument vector whose strings it owns. */
+struct bt_args {
+	char *v[BT_MAX_ARGS + 1];
+	int n;
+	int overflow; /* an add did not fit: never run it */
+};
+
+void bt_args_init(struct bt_args *a);
+void bt_args_add(struct bt_args *a, const char *s);
+void bt_args_addf(struct bt_args *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void bt_args_free(struct bt_args *a);
+
+int bt_mkdirs(const char *path);
+int bt_rmtree(const char *path);
+int bt_is_dir(const char *path);
+int bt_exists(const char *path);
+/* Copy a regular file (at most max bytes: -1 when it is bigger). */
+long bt_copy_file(const char *from, const char *to, long max);
+/* Write text to path through path.tmp and a rename, flushed to disk. */
+int bt_write_atomic(const char *path, const char *text);
+int bt_fsync_path(const char *path);
+/* Rename the finished folder tmp to dir/<id>, replacing an older one
+ * atomically; and tidy what a crash in the middle of that left. */
+int bt_publish(const char *dir, const char *id, const char *tmp);
+void bt_recover(const char *dir, const char *id);
+/* The absolute path of a program on PATH (or of name, if it has a '/'). */
+int bt_which(const char *name, char *out, size_t n);
+/* The absolute, symlink-free form of an existing path. */
+int bt_realpath(const char *path, char *out, size_t n);
+/* path is dir or lies under it (both absolute, normalised). */
+int bt_path_inside(const char *path, const char *dir);
+unsigned long long bt_fnv(unsigned long long h, const void *p, size_t n);
+#define BT_FNV_INIT 0xcbf29ce484222325ULL
+/* s as one word for sh, in single quotes. */
+void bt_shell_quote(const char *s, char *out, size_t n);
+/* s as the inside of a JSON string (no quotes); a new string. */
+char *bt_json_escape(const char *s);
+/* Put note in front of the top-level "output" text of a results.json. */
+int bt_json_add_note(const char *json_path, const char *note);
+/* Every from in text (a malloc'd string, freed) replaced by to. */
+char *bt_replace(char *text, const char *from, const char *to);
+/* Read a whole file; NULL on error (max: bytes at most). */
+char *bt_read(const char *path, size_t max);
+double bt_now(void);
+/* "45 s", "12 min", "1 h 05 min" */
+void bt_fmt_duration(char *buf, size_t n, double s);
+
+/* ---- labs: what students may hand in (collect.c) ----------------------- */
+
+struct bt_exercise {
+	char lab[BT_NAME_LEN];
+	char name[BT_NAME_LEN];
+	int selected; /* graded in this batch (LAB=) */
+};
+
+struct bt_labs {
+	struct bt_exercise ex[BT_MAX_EX];
+	int n;
+};
+
+/* Every labs/<lab>/lab.mk's EXERCISES, in lab order; selected by lab
+ * ("05-reduction", "reduction" or NULL for all). -1 if no lab matches. */
+int bt_read_labs(const char *labs_dir, const char *lab, struct bt_labs *l);
+/* Add one lab's EXERCISES line (the unit tests use this directly). */
+int bt_add_lab(struct bt_labs *l, const char *lab, const char *exercises,
+	       int selected);
+
+/*
+ * Which exercise a path inside a submission is: its index in l, or -1
+ * with the reason in why. "05-reduction/sum.cu" at any depth, or a flat
+ * "sum.cu" when no other lab has an exercise called sum. *depth is the
+ * number of components, to prefer the shallowest of several copies.
+ */
+int bt_match(const struct bt_labs *l, const char *path, int *depth,
+	     char *why, size_t n);
+
+/* ---- submissions ---------------------------------------------------- */
+
+enum bt_kind { BT_DIR, BT_TAR, BT_ZIP };
+
+struct bt_note {
+	char path[256];
+	char why[160];
+};
+
+struct bt_sub {
+	char id[BT_ID_LEN];     /* the student: the entry's name, no suffix */
+	char name[256];         /* the entry in the submissions folder */
+	char path[BT_PATH];     /* its absolute path */
+	enum bt_kind kind;
+
+	/* collect */
+	char from[BT_MAX_EX][256]; /* where each taken file came from; "" */
+	int depth[BT_MAX_EX];
+	int ntaken;
+	struct bt_note *notes;  /* ignored entries */
+	int nnotes, more_notes;
+	char error[256];        /* the submission could not be read: why */
+	unsigned long long fp;  /* the taken files, for resume */
+
+	/* scheduling (sched.c) */
+	int state;
+	pid_t pid;
+	int slot;               /* the GPU (or check slot) it holds */
+	double t0, build_s, grade_s;
+	int skipped;            /* graded by an earlier run */
+};
+
+/* The id for a submission entry: "alice.tar.gz" -> "alice"; characters
+ * other than [A-Za-z0-9._@+-] become '_'. Returns the kind, -1 when the
+ * entry is neither a folder nor an archive we read. */
+int bt_sub_id(const char *name, int is_dir, char *id, size_t n);
+/* The submissions in a folder, sorted by name. */
+int bt_list_subs(const char *dir, struct bt_sub **out);
+void bt_free_subs(struct bt_sub *s, int n);
+void bt_note(struct bt_sub *s, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Offer a candidate path (from a listing) for exercise i: keeps the
+ * shallowest; the loser is noted. Returns 1 if it is now the one taken. */
+int bt_offer(struct bt_sub *s, const struct bt_labs *l, int i,
+	     const char *path, int depth);
+
+struct bt_box;
+/*
+ * Take the submission's files into dest/<lab>/<exercise>.cu: only the
+ * files students may edit, regular files of at most BT_MAX_FILE_BYTES;
+ * everything else is noted. Archives are listed with tar or unzip, and
+ * only the chosen members are extracted, into stage, inside box when it
+ * is a sandbox. Fills s->from, s->notes, s->error, s->fp.
+ */
+int bt_collect(struct bt_sub *s, const struct bt_labs *l, const char *dest,
+	       const char *stage, const struct bt_box *box);
+/* The "Files" part of a student's report. */
+void bt_files_report(FILE *f, const struct bt_sub *s,
+		     const struct bt_labs *l);
+
+/* ---- the sandbox (sandbox.c) ----------------------------------------- */
+
+struct bt_box {
+	const char *bwrap;         /* NULL: no sandbox */
+	const char *repo;          /* read-only, less what hide[] covers */
+	const char *ro[12];        /* read-only paths bound after the hiding
+				    * (the objects and tools in the build) */
+	int nro;
+	const char *hide[12];      /* folders covered by an empty tmpfs */
+	int nhide;
+	const char *scratch;       /* the one writable folder */
+	int gpu;                   /* /dev/nvidia* and /sys */
+	const char *cuda_visible;  /* CUDA_VISIBLE_DEVICES, or NULL */
+	const char *path_env;      /* PATH inside */
+	int as_root;               /* drop every capability */
+};
+
+/* Append "bwrap ... --" for b to a (nothing when b->bwrap is NULL). */
+int bt_box_argv(const struct bt_box *b, struct bt_args *a);
+/* Can a sandbox be made here? 1 yes; 0 with the reason in why. */
+int bt_box_probe(const struct bt_box *b, char *why, size_t n);
+
+/* ---- the gradebook (book.c) ----------------------------------------- */
+
+struct bt_cell {
+	char verdict[24];      /* a verdict key, or MISSING */
+	double points, max;
+};
+
+struct bt_row {
+	char id[BT_ID_LEN];
+	int graded;            /* students/<id> exists */
+	int sandboxed;
+	struct bt_cell cell[BT_MAX_EX];
+	int have[BT_MAX_EX];
+	double total, max;
+};
+
+/* One grader results.tsv into row (by the labs' order); -1 if unusable.
+ * Exercises with no file taken (missing[i]) read MISSING. */
+int bt_read_tsv(const char *text, const struct bt_labs *l,
+		const int *missing, struct bt_row *row);
+/* The student's finished folder into row (results.tsv and meta). */
+int bt_read_student(const char *dir, const struct bt_labs *l,
+		    struct bt_row *row);
+void bt_write_gradebook(FILE *f, const struct bt_labs *l,
+			const struct bt_row *rows, int n, int verdicts);
+/* built_only: no points were given (a build-only batch). */
+void bt_write_summary(FILE *f, const struct bt_labs *l,
+		      const struct bt_row *rows, int n, const char *title,
+		      int built_only);
+/* Quantile q of sorted x[0..n-1], linear between ranks. */
+double bt_quantile(const double *x, int n, double q);
+
+/* ---- the run (main.c, sched.c) ---------------------------------------- */
+
+enum bt_sandbox_mode { BT_SB_AUTO, BT_SB_REQUIRE, BT_SB_OFF };
+
+struct bt_conf {
+	char repo[BT_PATH], build[BT_PATH], objs[BT_PATH];
+	char grader[BT_PATH], devinfo[BT_PATH], cuda[BT_PATH];
+	char subs[BT_PATH], out[BT_PATH], course[BT_PATH];
+	char manifest[BT_PATH];
+	const char *sm, *lab, *seed, *timeout_cap;
+	int build_only;
+	int jobs;
+	enum bt_sandbox_mode sandbox;
+	const char *gpus[BT_MAX_GPUS];
+	int ngpus;
+	char gpu_lock[BT_MAX_GPUS][160]; /* grader/gpustate.c's lock file */
+	const char *grader_args[BT_MAX_EXTRA];
+	int ngrader_args;
+	double build_timeout, grade_timeout;
+
+	/* a Slurm array task grades chunk number task of the manifest */
+	int chunk, task;
+	/* make slurm-script */
+	const char *partition, *time_limit, *cpus;
+	const char *slurm_args[BT_MAX_EXTRA];
+	int nslurm_args;
+
+	/* resolved at start */
+	char make[BT_PATH], bwrap[BT_PATH];
+	/* The prebuilt objects every submission links: make is told they are
+	 * up to date (-o), so a source touched since never sends a
+	 * submission's build into the read-only build folder. */
+	char **prebuilt;
+	int nprebuilt;
+	int sandboxed;
+	char unsandboxed_why[256];
+	struct bt_labs labs;
+};
+
+/* The sandbox a submission's commands run in (scratch: its folder). */
+void bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
+		 const char *cuda_visible, struct bt_box *b);
+/* Grade subs[0..n-1] (those not skipped); 0 all finished, 1 some failed,
+ * 130 interrupted. */
+int bt_schedule(struct bt_conf *c, struct bt_sub *subs, int n);
+/* Was s graded in this run? */
+int bt_sub_done(const struct bt_sub *s);
+/* Run a command to its end: its exit code (128 + signal; 124 when it ran
+ * past timeout_s and was killed) in *status; -1 if it could not start.
+ * Output to out_path, errors to err_path (NULL: to out_path too).
+ * fsize: RLIMIT_FSIZE for it (-1: none). */
+int bt_run(struct bt_args *a, const char *out_path, const char *err_path,
+	   double timeout_s, long fsize, const char *cuda_visible, int *status);
+/* Rebuild gradebook.csv, verdicts.csv and summary.txt from students/. */
+int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet);
+
+/* ---- Slurm (slurm.c) ------------------------------------------------ */
+
+/* Write out/slurm/{manifest,grade.sbatch,merge.sbatch,submit.sh}. */
+int bt_slurm_script(const struct bt_conf *c, const struct bt_sub *subs,
+		    int n, const char *self);
+/* Read a manifest: one submission entry name per line. */
+int bt_read_manifest(const char *path, char ***names);
+
+#endif /* BATCH_H */

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slurm.c - a batch as a Slurm job array (make slurm-script).
+ *
+ * Written into <out>/slurm/:
+ *   manifest      the submissions, one entry name a line, in the order the
+ *                 tasks share them out (chunk k: lines k*CHUNK...)
+ *   grade.sbatch  the job array: task k runs this batch program on chunk k
+ *                 of the manifest, with one GPU (--gres=gpu:1)
+ *   merge.sbatch  one small job that folds every student's finished folder
+ *                 into gradebook.csv and summary.txt (batch --merge)
+ *   submit.sh     submits both, the merge after the whole array
+ *                 (--dependency=afterany), and says where to look
+ *
+ * Every task writes only its own students' folders (atomically, as on one
+ * machine), so tasks never touch each other's files and a task that
+ * fails or is resubmitted only regrades what it did not finish.
+ */
+#include "batch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* " --name 'value'" into the command line being built. */
+static void opt(FILE *f, const char *name, const char *value)
+{
+	char q[2 * BT_PATH];
+
+	if (!value || !*value)
+		return;
+	bt_shell_quote(value, q, sizeof(q));
+	fprintf(f, " \\\n\t%s %s", name, q);
+}
+
+/* The batch command every script runs, without its last options. */
+static void command(FILE *f, const struct bt_conf *c, const char *self)
+{
+	char q[2 * BT_PATH], manifest[BT_PATH], chunk[16];
+
+	bt_shell_quote(self, q, sizeof(q));
+	fprintf(f, "exec %s", q);
+	opt(f, "--repo", c->repo);
+	opt(f, "--build", c->build);
+	opt(f, "--objs", c->objs);
+	opt(f, "--grader", c->grader);
+	opt(f, "--devinfo", c->devinfo);
+	opt(f, "--cuda", c->cuda);
+	opt(f, "--sm", c->sm);
+	opt(f, "--submissions", c->subs);
+	opt(f, "--out", c->out);
+	opt(f, "--lab", c->lab);
+	opt(f, "--seed", c->seed);
+	opt(f, "--timeout-cap", c->timeout_cap);
+	opt(f, "--course", c->course);
+	opt(f, "--sandbox", c->sandbox == BT_SB_REQUIRE ? "require" :
+			    c->sandbox == BT_SB_OFF ? "off" : "auto");
+	for (int i = 0; i < c->ngrader_args; i++)
+		opt(f, "--grader-arg", c->grader_args[i]);
+	if (c->build_only)
+		fprintf(f, " \\\n\t--build-only");
+	bt_fmt(manifest, sizeof(manifest), "%s/slurm/manifest", c->out);
+	bt_fmt(chunk, sizeof(chunk), "%d", c->chunk);
+	opt(f, "--manifest", manifest);
+	opt(f, "--chunk", chunk);
+}
+
+static void header(FILE *f, const struct bt_conf *c, const char *name,
+		   const char *log, const char *time_limit, const char *cpus)
+{
+	fprintf(f, "#SBATCH --job-name=%s\n", name);
+	fprintf(f, "#SBATCH --output=%s/slurm/logs/%s\n", c->out, log);
+	fprintf(f, "#SBATCH --time=%s\n", time_limit);
+	fprintf(f, "#SBATCH --cpus-per-task=%s\n", cpus);
+	if (c->partition && *c->partition)
+		fprintf(f, "#SBATCH --partition=%s\n", c->partition);
+	for (int i = 0; i < c->nslurm_args; i++)
+		fprintf(f, "#SBATCH %s\n", c->slurm_args[i]);
+}
+
+static int write_grade(const struct bt_conf *c, int n, int ntasks,
+		       const char *self, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "#!/bin/sh\n"
+		   "# Grades %d submission%s of %s as a Slurm job array: %d "
+		   "task%s of\n# up to %d submission%s each%s. Written by make "
+		   "slurm-script; submit with\n# sh %s/slurm/submit.sh "
+		   "(docs/batch-grading.md).\n",
+		n, n == 1 ? "" : "s", c->subs, ntasks, ntasks == 1 ? "" : "s",
+		c->chunk, c->chunk == 1 ? "" : "s",
+		c->build_only ? ", built and checked only (no GPU)" :
+				", each task with one GPU", c->out);
+	fprintf(f, "#SBATCH --array=0-%d\n", ntasks - 1);
+	if (!c->build_only)
+		fprintf(f, "#SBATCH --gres=gpu:1\n");
+	header(f, c, "wb-grade", "grade-%A_%a.log", c->time_limit,
+	       c->cpus);
+	fprintf(f, "set -eu\n");
+	command(f, c, self);
+	fprintf(f, " \\\n\t--task \"$SLURM_ARRAY_TASK_ID\" --jobs "
+		   "\"${SLURM_CPUS_PER_TASK:-1}\"\n");
+	return fclose(f);
+}
+
+static int write_merge(const struct bt_conf *c, const char *self,
+		       const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "#!/bin/sh\n"
+		   "# Folds the array's results into %s/gradebook.csv and\n"
+		   "# summary.txt. submit.sh runs it after the whole array.\n",
+		c->out);
+	header(f, c, "wb-merge", "merge-%j.log", "00:15:00", "1");
+	fprintf(f, "set -eu\n");
+	command(f, c, self);
+	fprintf(f, " \\\n\t--merge\n");
+	return fclose(f);
+}
+
+static int write_submit(const struct bt_conf *c, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "#!/bin/sh\n"
+		   "# Submits the grading array, then the merge job, which "
+		   "waits for every\n# task of the array to end, however it "
+		   "ended (afterany).\n"
+		   "set -eu\n"
+		   "cd \"$(dirname \"$0\")\"\n"
+		   "job=$(sbatch --parsable grade.sbatch)\n"
+		   "job=${job%%%%;*}\n"
+		   "merge=$(sbatch --parsable --dependency=afterany:$job "
+		   "merge.sbatch)\n"
+		   "merge=${merge%%%%;*}\n"
+		   "echo \"$job $merge\" > jobs\n"
+		   "echo \"grading: job array $job; merge: job $merge\"\n"
+		   "echo \"when job $merge ends: %s/gradebook.csv and "
+		   "summary.txt\"\n", c->out);
+	if (fclose(f))
+		return -1;
+	return chmod(path, 0755);
+}
+
+int bt_slurm_script(const struct bt_conf *c, const struct bt_sub *subs,
+		    int n, const char *self)
+{
+	char dir[BT_PATH], path[BT_PATH];
+	int ntasks = (n + c->chunk - 1) / c->chunk;
+	FILE *f;
+
+	if (n == 0) {
+		fprintf(stderr, "batch: no submissions in %s\n", c->subs);
+		return -1;
+	}
+	bt_fmt(dir, sizeof(dir), "%s/slurm/logs", c->out);
+	if (bt_mkdirs(dir))
+		return -1;
+	bt_fmt(path, sizeof(path), "%s/slurm/manifest", c->out);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s\n", subs[i].name);
+	if (fclose(f))
+		return -1;
+	bt_fmt(path, sizeof(path), "%s/slurm/grade.sbatch", c->out);
+	if (write_grade(c, n, ntasks, self, path))
+		return -1;
+	bt_fmt(path, sizeof(path), "%s/slurm/merge.sbatch", c->out);
+	if (write_merge(c, self, path))
+		return -1;
+	bt_fmt(path, sizeof(path), "%s/slurm/submit.sh", c->out);
+	if (write_submit(c, path))
+		return -1;
+	printf("Slurm: %d submission%s in %d array task%s of up to %d; "
+	       "scripts in %s/slurm/\n", n, n == 1 ? "" : "s", ntasks,
+	       ntasks == 1 ? "" : "s", c->chunk, c->out);
+	printf("submit with:  sh %s/slurm/submit.sh\n", c->out);
+	return 0;
+}
+
+int bt_read_manifest(const char *path, char ***names)
+{
+	char *text = bt_read(path, 16 << 20), *save = NULL;
+	int n = 0, cap = 0;
+
+	*names = NULL;
+	if (!text)
+		return -1;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!*l)
+			continue;
+		if (n == cap) {
+			char **t = realloc(*names, (cap = cap ? 2 * cap : 64) *
+						   sizeof(char *));
+
+			if (!t)
+				break;
+			*names = t;
+		}
+		(*names)[n++] = strdup(l);
+	}
+	free(text);
+	return n;
+}
