@@ -7,20 +7,30 @@
 #   make test                  the test suite (GPU parts skip without a GPU)
 #   make doctor                what this machine has, and what is missing
 #   make torch-compare         solutions vs PyTorch (labs that have a script)
+#   make profile LAB=.. EX=..  why: the kernels' Nsight Compute metrics and
+#                              hints (WITH=naive,solution adds columns)
+#   make handout | calibrate | gradescope-bundle   for instructors (see the end)
 #
 # Settings (make VAR=value):
 #   SRC    submission roots searched in order for <lab>/<exercise>.cu
 #          (default labs; "mine solutions" takes mine/ first, then solutions/)
 #   LAB    one lab, "05-reduction" or "reduction"; EX one exercise in it
-#   SEED   reproduce a run's random inputs
+#   SEED   reproduce a run's random inputs; SIZE one size alone (the label a
+#          WRONG verdict prints: make grade LAB=.. EX=.. SEED=.. SIZE=n=33)
 #   TIMEOUT  cap every exercise's time limit at this many seconds
 #   SANITIZE=1  also run each passing exercise at its small sizes under
 #          compute-sanitizer memcheck, racecheck and synccheck (SANITIZER=
 #          its path; default: next to nvcc, else on PATH)
+#   PROFILE=1  also profile each passing speed exercise under Nsight Compute
+#          after it is graded, and attach the metrics and hints to the report
+#          (NCU= its path; default: on PATH, else in the CUDA Toolkit)
 #   SM     GPU architecture(s), e.g. SM=90 or SM="80 90"; default: the
 #          installed GPU's, or with no GPU $(NOGPU_SM) (machine code, plus
 #          PTX that the driver compiles for any newer GPU)
 #   BUILD  the build folder (default build/)
+#   COURSE a per-course settings file (points, tiers, time limits; see
+#          docs/instructors.md); CLASSROOM, JUNIT: where make grade writes
+#          GitHub Classroom JSON and JUnit XML (default: beside results.json)
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
@@ -35,6 +45,10 @@ SEED      ?=
 NOGPU_SM  ?= 75
 SANITIZE  ?=
 SANITIZER ?= $(or $(wildcard $(CUDA_HOME)/bin/compute-sanitizer),$(shell command -v compute-sanitizer 2>/dev/null),compute-sanitizer)
+PROFILE   ?=
+WITH      ?=
+SHAPE     ?=
+NCU       ?= $(or $(shell command -v ncu 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/ncu),$(lastword $(sort $(wildcard $(CUDA_HOME)/nsight-compute*/ncu /opt/nvidia/nsight-compute/*/ncu))))
 
 # ---- the GPU architecture ----------------------------------------------------
 ifeq ($(origin SM),undefined)
@@ -59,7 +73,9 @@ CUDA_INC  := -I$(CUDA_HOME)/include -Icommon
 # CUDA C: -lineinfo maps sanitizer and profiler reports to source lines.
 NVFLAGS   ?= -O3 -lineinfo
 NVFLAGS   += $(ARCH) -std=c++17 -Icommon -Xcompiler -Wall -MMD -MP
-LDLIBS    := -lm
+LDLIBS    := -lm -ldl
+# The PTX that technique checks read (grader/inspect.sh): one architecture.
+INSPECT_PTXFLAGS := -O3 -lineinfo -arch=compute_$(SM_LOW) -std=c++17 -Icommon
 
 # ---- the labs: each folder with a lab.mk plugs in here ----------------------
 LABS      := $(patsubst labs/%/lab.mk,%,$(sort $(wildcard labs/*/lab.mk)))
@@ -75,10 +91,10 @@ else
 LABS_SEL  := $(LABS)
 endif
 
-HARNESS_SRCS := runner.c buffers.c timing.c check.c rng.c stats.c result.c verdict.c
+HARNESS_SRCS := runner.c buffers.c timing.c check.c rng.c stats.c result.c verdict.c profile_mode.c fresh.c diag.c rules.c
 HARNESS   := $(patsubst %.c,$(B)/common/%.o,$(HARNESS_SRCS))
 DEVINFO   := $(B)/devinfo
-GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c
+GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c course.c formats.c calibrate.c profile.c ncu.c inspect.c plausible.c gpustate.c
 GRADER_OBJS := $(patsubst %.c,$(BUILD)/host/grader/%.o,$(GRADER_SRCS)) \
                $(BUILD)/host/common/verdict.o
 GRADER    := $(BUILD)/host/grader/grader
@@ -119,7 +135,7 @@ $(T)/$(1)/$(2).src: FORCE
 	@mkdir -p $$(@D)
 	@echo '$(call student_src,$(1),$(2))' | cmp -s - $$@ || echo '$(call student_src,$(1),$(2))' > $$@
 
-$(T)/$(1)/$(2): $(T)/$(1)/$(2).src $(call student_src,$(1),$(2)) $$($(1)_OBJS) $(HARNESS)
+$(T)/$(1)/$(2): $(T)/$(1)/$(2).src $(call student_src,$(1),$(2)) $$($(1)_OBJS) $(HARNESS) grader/inspect.sh
 	@mkdir -p $$(@D); rm -f $$@
 	@if [ -z "$(call student_src,$(1),$(2))" ]; then \
 		echo "no $(1)/$(2).cu in SRC=$(SRC)" > $$@.log; \
@@ -127,6 +143,8 @@ $(T)/$(1)/$(2): $(T)/$(1)/$(2).src $(call student_src,$(1),$(2)) $$($(1)_OBJS) $
 	elif $$(NVCC) $$(NVFLAGS) -Ilabs/$(1) -c $(call student_src,$(1),$(2)) -o $$@.o > $$@.log 2>&1 && \
 	     $$(NVCC) $$(ARCH) -o $$@ $$@.o $$($(1)_OBJS) $(HARNESS) $$($(1)_LIBS) $$(LDLIBS) >> $$@.log 2>&1; then \
 		echo "  built    $(call student_src,$(1),$(2))"; \
+		NVCC="$$(NVCC)" sh grader/inspect.sh $$@ $(call student_src,$(1),$(2)) \
+			"$$(INSPECT_PTXFLAGS) -Ilabs/$(1)" $$($(1)_OBJS); \
 	else \
 		rm -f $$@; echo "  COMPILE ERROR in $(call student_src,$(1),$(2)) (see $$@.log)"; \
 	fi
@@ -169,12 +187,17 @@ FORCE:
 # A runner whose last build failed has no file, so make retries it next time.
 JSON      ?= $(T)/results.json
 TSV       ?= $(T)/results.tsv
+CLASSROOM ?= $(T)/classroom.json
+JUNIT     ?= $(T)/junit.xml
 GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              $(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX)) $(if $(SEED),--seed $(SEED)) \
              $(if $(TIMEOUT),--timeout-cap $(TIMEOUT)) \
-             $(if $(SANITIZE),--sanitizer $(SANITIZER))
+             $(if $(SANITIZE),--sanitizer $(SANITIZER)) \
+             $(if $(SIZE),--size '$(SIZE)') \
+             $(if $(PROFILE),--ncu "$(NCU)") \
+             $(if $(COURSE),--course $(COURSE))
 
-.PHONY: all runners tools grade grade-solutions bench bench-run doctor build-all test torch-compare \
+.PHONY: all runners tools grade grade-solutions bench bench-run profile doctor build-all test torch-compare \
         test-unit test-deps clean
 
 all: tools runners
@@ -186,9 +209,10 @@ runners: $(RUNNERS)
 grade: tools
 	@$(DEVINFO) --check
 	@$(MAKE) --no-print-directory runners
-	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV)
+	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV) --classroom $(CLASSROOM) --junit $(JUNIT)
 
 grade-solutions:
+	@test -d solutions || { echo "no solutions/ here: this is the student handout"; exit 2; }
 	@$(MAKE) --no-print-directory grade SRC=solutions
 
 bench: tools
@@ -199,12 +223,27 @@ bench: tools
 bench-run:
 	@$(GRADER) $(GRADE_ARGS) --mode bench --tsv $(T)/bench.tsv
 
+# Why, not only how fast: each selected speed exercise's kernels under Nsight
+# Compute, one call at the benchmark size, and the hints its numbers justify
+# (docs/nsight-compute.md). WITH=naive,solution (or peer) adds columns;
+# SHAPE=1 profiles the second benchmark shape; every figure goes to
+# PROFILE_TSV. Clocks are left as they are.
+PROFILE_TSV ?= $(T)/profile.tsv
+profile: tools
+	@$(DEVINFO) --check
+	@$(MAKE) --no-print-directory runners
+	@$(if $(findstring solution,$(WITH)),$(MAKE) --no-print-directory runners SRC=solutions,:)
+	@$(GRADER) $(GRADE_ARGS) --mode profile --ncu "$(NCU)" --with "$(WITH)" \
+		--solutions-build $(B)/solutions --profile-tsv $(PROFILE_TSV) \
+		$(if $(SHAPE),--shape $(SHAPE))
+
 # Every skeleton and every solution must build, GPU or not.
+# (A student handout has no solutions/: its skeletons are built alone.)
 build-all: tools
 	@$(MAKE) --no-print-directory runners SRC=labs
-	@$(MAKE) --no-print-directory runners SRC=solutions
-	@$(GRADER) --labs labs --build $(B)/labs --source labs --mode build-only
-	@$(GRADER) --labs labs --build $(B)/solutions --source solutions --mode build-only
+	@$(if $(wildcard solutions),$(MAKE) --no-print-directory runners SRC=solutions,echo "no solutions/ here (the student handout): labs/ only")
+	@$(GRADER) --labs labs --build $(B)/labs --source labs --mode build-only $(if $(LAB),--lab $(LAB))
+	@$(if $(wildcard solutions),$(GRADER) --labs labs --build $(B)/solutions --source solutions --mode build-only $(if $(LAB),--lab $(LAB)))
 
 # The solutions against PyTorch, for labs with a compare_torch.py (needs a
 # GPU and PyTorch; not needed to grade). Each solution file becomes a shared
@@ -226,6 +265,49 @@ torch-compare: tools
 doctor: $(DEVINFO)
 	@sh grader/doctor.sh "$(NVCC)" "$(DEVINFO)"
 
+# ---- batch grading of a class (docs/batch-grading.md) --------------------------
+# make batch SUBMISSIONS=dir         grade every submission in dir (folders,
+#                                    .tar.gz, .zip) into OUT: gradebook.csv,
+#                                    summary.txt, students/<id>/; run it again
+#                                    to resume where it stopped
+# make slurm-script SUBMISSIONS=dir  the same as a Slurm job array: OUT/slurm/
+# OUT (default <SUBMISSIONS>-graded; only from the command line), LAB,
+# BUILD_ONLY=1 (build and check, run nothing: no GPU), JOBS (builds at once),
+# GPUS=0,1 (default: every visible GPU), SEED, TIMEOUT, COURSE,
+# SANDBOX=auto|require|off; for Slurm: CHUNK (submissions per array task,
+# default 1), PARTITION, SLURM_TIME, SLURM_CPUS, SLURM_ARGS (one #SBATCH
+# line per word, e.g. "--account=cs759 --qos=class").
+BATCH_SRCS := collect.c sandbox.c sched.c book.c slurm.c util.c
+BATCH_LIB  := $(patsubst %.c,$(BUILD)/host/tools/batch/%.o,$(BATCH_SRCS))
+BATCH      := $(BUILD)/host/tools/batch/batch
+SUBMISSIONS ?=
+BATCH_OUT   = $(if $(filter command line,$(origin OUT)),$(OUT),$(patsubst %/,%,$(SUBMISSIONS))-graded)
+BATCH_ARGS  = --repo . --build $(BUILD) --objs $(B) --grader $(GRADER) --devinfo $(DEVINFO) \
+              --cuda $(CUDA_HOME) --sm "$(SM_LIST)" --submissions "$(SUBMISSIONS)" \
+              --out "$(BATCH_OUT)" $(if $(LAB),--lab $(LAB)) $(if $(BUILD_ONLY),--build-only) \
+              $(if $(JOBS),--jobs $(JOBS)) $(if $(GPUS),--gpus $(GPUS)) \
+              $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout-cap $(TIMEOUT)) \
+              $(if $(COURSE),--course $(COURSE)) $(if $(SANDBOX),--sandbox $(SANDBOX))
+
+$(BATCH): $(BUILD)/host/tools/batch/main.o $(BATCH_LIB) $(BUILD)/host/grader/proc.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: batch batch-prepare slurm-script
+# What every submission links against is built once, here, outside the sandbox.
+# (The student handout has no tools/batch: there this target says so.)
+batch-prepare: tools $(if $(wildcard tools/batch/main.c),$(BATCH))
+	@test -f tools/batch/main.c || { echo "make batch is an instructor tool: it is not in the student handout"; exit 2; }
+	@test -n "$(SUBMISSIONS)" || { echo "give SUBMISSIONS=<a folder of submissions> (docs/batch-grading.md)"; exit 2; }
+	@$(MAKE) --no-print-directory runners SRC=labs
+
+batch: batch-prepare
+	@$(BATCH) $(BATCH_ARGS)
+
+slurm-script: batch-prepare
+	@$(BATCH) $(BATCH_ARGS) --slurm-script $(if $(CHUNK),--chunk $(CHUNK)) \
+		$(if $(PARTITION),--partition $(PARTITION)) $(if $(SLURM_TIME),--time $(SLURM_TIME)) \
+		$(if $(SLURM_CPUS),--cpus $(SLURM_CPUS)) $(foreach a,$(SLURM_ARGS),--slurm-arg '$(a)')
+
 # ---- tests ---------------------------------------------------------------------
 TEST_DEPS := cmocka jansson
 test-deps:
@@ -236,7 +318,7 @@ test-deps:
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/tests/%,$(wildcard tests/unit/test_*.c))
 UNIT_LIB   := $(filter-out $(BUILD)/host/grader/main.o,$(GRADER_OBJS)) \
-              $(patsubst %,$(BUILD)/host/common/%.o,check rng stats result)
+              $(patsubst %,$(BUILD)/host/common/%.o,check rng stats result diag)
 
 $(BUILD)/host/tests/%: tests/unit/%.c $(UNIT_LIB) | test-deps
 	@mkdir -p $(@D)
@@ -246,6 +328,12 @@ $(BUILD)/host/tests/%: tests/unit/%.c $(UNIT_LIB) | test-deps
 $(BUILD)/host/tests/fake_child: tests/unit/fake_child.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
+
+# The batch's tests link the batch's objects too.
+$(BUILD)/host/tests/test_batch: tests/unit/test_batch.c $(UNIT_LIB) $(BATCH_LIB) | test-deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) -Igrader -Icommon -Itools/batch \
+		-o $@ $< $(BATCH_LIB) $(UNIT_LIB) $(shell pkg-config --libs $(TEST_DEPS) 2>/dev/null) $(LDLIBS)
 
 test-unit: test-deps $(UNIT_TESTS) $(BUILD)/host/tests/fake_child
 
@@ -259,3 +347,37 @@ test: test-deps
 
 clean:
 	rm -rf $(BUILD)
+
+# ---- instructors (docs/instructors.md) ----------------------------------------
+# handout            $(DIST)/cuda-workbook-handout/ and .tar.gz (no solutions/,
+#                    no self-test corpus), $(DIST)/cuda-workbook-instructor.tar.gz
+# calibrate          naive and solution speedups on this GPU, RUNS times, and
+#                    tiers proposed from them: $(CALIBRATE_OUT)/course.conf
+# gradescope-bundle  $(DIST)/gradescope/autograder.zip (LAB=, COURSE=, SM=)
+# print-VAR          a make variable's value, for scripts
+DIST          ?= dist
+RUNS          ?= 5
+CALIBRATE_OUT ?= $(BUILD)/calibrate
+instructor_tool = @test -f $(1) || { echo "$(1) is an instructor tool: it is not in the student handout"; exit 2; }
+
+.PHONY: handout calibrate gradescope-bundle
+
+handout:
+	$(call instructor_tool,tools/handout.sh)
+	@sh tools/handout.sh "$(DIST)"
+
+calibrate: tools
+	$(call instructor_tool,tools/calibrate.sh)
+	@test -d solutions || { echo "make calibrate times solutions/: not in the student handout"; exit 2; }
+	@$(DEVINFO) --check
+	@RUNS="$(RUNS)" LAB="$(LAB)" COURSE="$(COURSE)" OUT="$(CALIBRATE_OUT)" \
+		GRADER="$(GRADER)" B="$(B)" MAKE="$(MAKE)" sh tools/calibrate.sh
+
+gradescope-bundle:
+	$(call instructor_tool,tools/gradescope/bundle.sh)
+	@LAB="$(LAB)" COURSE="$(COURSE)" \
+		BUNDLE_SM="$(if $(filter command line environment,$(origin SM)),$(SM))" \
+		sh tools/gradescope/bundle.sh "$(DIST)/gradescope"
+
+print-%:
+	@echo '$($*)'

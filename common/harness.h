@@ -39,9 +39,25 @@
 #define WB_MAX_TIERS 6
 #define WB_MAX_DIMS 3
 #define WB_MAX_BENCH 3
+#define WB_MAX_RULES 4
 
 /* run() returns this when the implementation asked for is not linked in. */
 #define WB_MISSING 1
+
+/*
+ * Nsight Compute metric groups that `make profile` and `make grade
+ * PROFILE=1` show for an exercise (its .profile, next to its tiers); each
+ * group also carries the hints its numbers can justify
+ * (docs/nsight-compute.md). 0 shows WB_PROF_DEFAULT.
+ */
+#define WB_PROF_COALESCING (1u << 0) /* global sectors per request, ld/st */
+#define WB_PROF_THROUGHPUT (1u << 1) /* DRAM, L2, SM % of peak; bytes moved */
+#define WB_PROF_SHARED     (1u << 2) /* shared-memory bank conflicts */
+#define WB_PROF_DIVERGENCE (1u << 3) /* branch efficiency, active lanes */
+#define WB_PROF_OCCUPANCY  (1u << 4) /* occupancy and its limit, registers,
+				      * local memory (spills), grid size */
+#define WB_PROF_STALLS     (1u << 5) /* the top warp stall reasons */
+#define WB_PROF_DEFAULT (WB_PROF_THROUGHPUT | WB_PROF_OCCUPANCY | WB_PROF_STALLS)
 
 enum wb_kind {
 	WB_SPEED,       /* correctness gates, then speedup over naive scores */
@@ -54,6 +70,42 @@ enum wb_impl {
 	WB_PEER,    /* a library's best (CUB, cuBLAS), shown by make bench */
 	WB_IMPL_COUNT
 };
+
+/*
+ * A technique rule, checked on the student's own compiled file, not on
+ * timings (grader/inspect.c; docs/grading.md, "Technique checks"): the
+ * file must (or must not) contain one of the alternatives of `pattern`,
+ * substrings separated by '|', in its PTX (nvcc -ptx), its symbol table
+ * (nm: names it defines and calls) or its SASS (cuobjdump, where
+ * installed). An alternative written "!word" excludes the lines that
+ * contain word. A failed rule withholds the performance points.
+ */
+enum wb_rule_kind {
+	WB_RULE_END,  /* ends the list */
+	WB_MUST,      /* at least one alternative must be there */
+	WB_MUST_NOT,  /* none may be there */
+};
+
+enum wb_rule_where { WB_PTX, WB_SYMBOLS, WB_SASS };
+
+struct wb_rule {
+	enum wb_rule_kind kind;
+	enum wb_rule_where where;
+	const char *pattern; /* "shfl.sync" or "cublas|mma.sync" */
+	const char *what;    /* what it stands for: "warp shuffles" */
+	const char *why;     /* one sentence: why the exercise asks this */
+};
+
+/*
+ * What a device-wide library algorithm leaves in an object: the kernel
+ * stubs of CUB's and Thrust's algorithms (cub::DeviceReduce, thrust::reduce,
+ * cub::DeviceSegmentedReduce, ...), or calls into cuBLAS or cuDNN. CUB's
+ * block- and warp-level primitives (cub::BlockReduce) define no kernel of
+ * their own and do not match; <cub/cub.cuh> instantiates cub's EmptyKernel
+ * whatever is used, so that one is excluded.
+ */
+#define WB_PAT_LIBRARY \
+	"__device_stub__ZN3cub|__device_stub__ZN6thrust|cublas|cudnn|!EmptyKernel"
 
 /* A problem size: up to three extents whose meaning the exercise defines. */
 struct wb_size {
@@ -108,6 +160,8 @@ struct wb_exercise {
 	double points_correct;               /* for passing every size */
 	double points_speed;                 /* for reaching the top tier */
 	struct wb_tier tiers[WB_MAX_TIERS];  /* rising; ends at speedup 0 */
+	unsigned profile;                    /* WB_PROF_* groups make profile
+					      * shows (0: WB_PROF_DEFAULT) */
 	double timeout_s;                    /* the whole exercise process */
 	size_t work_bytes;                   /* scratch given to the entry */
 	int peer_in_grade;                   /* also time the library peer
@@ -120,6 +174,8 @@ struct wb_exercise {
 	void (*check)(struct wb_ctx *c);
 	double (*bytes)(const struct wb_size *s);
 	double (*flops)(const struct wb_size *s); /* NULL: memory-bound */
+	struct wb_rule rules[WB_MAX_RULES];  /* technique checks; end at
+					      * kind WB_RULE_END */
 };
 
 struct wb_lab {

@@ -9,12 +9,16 @@
  * (result.h); what it prints is for people and is never parsed.
  *
  *   runner --list
+ *   runner --rules          (the lab's technique rules: rules.c)
  *   runner --exercise NAME [--seed N] [--result FILE] [--mode MODE]
+ *          [--size LABEL]   (that size alone, untimed: make grade SIZE=)
  *
  * Modes: grade (every size, then time student against naive at the
  * benchmark size), quick (the small sizes only, no timing: for sanitizers),
  * bench (the benchmark size only: naive, submission and peer timed). An
- * exercise with peer_in_grade times its peer when grading too.
+ * exercise with peer_in_grade times its peer when grading too. profile
+ * (one call of --impl at benchmark shape --shape, for Nsight Compute:
+ * profile_mode.c).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -24,14 +28,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "integrity.h"
 #include "knobs.h"
+#include "profile_mode.h"
 #include "result.h"
 #include "runner.h"
 #include "stats.h"
 #include "verdict.h"
 #include "workbook.h"
 
-enum mode { MODE_GRADE, MODE_QUICK, MODE_BENCH };
+enum mode { MODE_GRADE, MODE_QUICK, MODE_BENCH, MODE_PROFILE };
 
 static const char *const impl_names[WB_IMPL_COUNT] = {
 	[WB_STUDENT] = "student", [WB_NAIVE] = "naive", [WB_PEER] = "peer",
@@ -103,9 +109,13 @@ void wb_fail(struct wb_ctx *c, const char *fmt, ...)
 	va_list ap;
 
 	c->failed = 1;
+	if (wb_diag.rerun)
+		return; /* a failing size run again, quietly (diag.h) */
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (impl_now == WB_STUDENT && strstr(msg, "modified its input"))
+		wb_diag.input_modified = 1;
 	printf("  %s, %s: %s\n", impl_names[impl_now], c->size->label, msg);
 	if (fails_reported++ < MAX_FAIL_LINES)
 		wb_result("detail", "%s%s%s: %s",
@@ -135,6 +145,10 @@ void wb_check_f32(struct wb_ctx *c, const char *what, const float *got,
 	char tol[96];
 
 	wb_cmp_f32(got, want, n, atol, rtol, &r);
+	if (r.bad || wb_diag.rerun)
+		wb_diag_cmp_f32(&wb_diag, got, want, n, atol, rtol);
+	else
+		wb_diag_cmp_ok(&wb_diag, n);
 	if (!r.bad)
 		return;
 	snprintf(tol, sizeof(tol), "tolerance %.3g + %.3g x |expected|", atol,
@@ -148,6 +162,10 @@ void wb_check_i64(struct wb_ctx *c, const char *what, const int64_t *got,
 	struct wb_cmp r;
 
 	wb_cmp_i64(got, want, n, &r);
+	if (r.bad || wb_diag.rerun)
+		wb_diag_cmp_i64(&wb_diag, got, want, n);
+	else
+		wb_diag_cmp_ok(&wb_diag, n);
 	if (r.bad)
 		report_cmp(c, what, &r, "must match exactly");
 }
@@ -214,6 +232,7 @@ static void time_round(struct wb_timer *t, struct wb_ctx *c,
 
 		impl_now = impls[i];
 		wb_where("timing the %s code", impl_names[impls[i]]);
+		wb_fresh_next(c, impls[i]); /* before the flush: untimed */
 		ms[i][round] = wb_time_sample(t, c, impls[i], &host[i][round]);
 	}
 }
@@ -295,8 +314,18 @@ static enum call_status check_size(const struct wb_exercise *ex,
 	enum call_status st;
 
 	ctx_init(&c, ex, s, seed);
+	wb_diag_call_begin(&wb_diag, 0);
 	st = checked_call(&c, WB_STUDENT);
+	wb_diag_call_end(&wb_diag, st == CALL_OK);
+	if (st == CALL_WRONG && !wb_diag.reran) {
+		/* The same input once more: a race shows as a difference. */
+		wb_inputs_reload(&c);
+		wb_diag_call_begin(&wb_diag, 1);
+		wb_diag_call_end(&wb_diag,
+				 checked_call(&c, WB_STUDENT) == CALL_OK);
+	}
 	if (st != CALL_TODO) {
+		wb_diag_add_size(&wb_diag, s->label, s->n, st == CALL_OK, 0);
 		wb_result("size", "%s %s", s->label, st == CALL_OK ? "ok" : "fail");
 		printf("  %-14s %s\n", s->label, st == CALL_OK ? "ok" : "FAIL");
 	}
@@ -341,6 +370,20 @@ struct shape_time {
 	double flops;
 };
 
+/*
+ * After timing: one more call, on the input set the student's last timed
+ * call did not see (fresh.c). A result kept from an earlier call is wrong.
+ */
+static void fresh_call(struct wb_ctx *c)
+{
+	if (wb_fresh_flip(c) || checked_call(c, WB_STUDENT) == CALL_OK)
+		return;
+	wb_result("detail", "a call on new inputs in the same buffers, right "
+			    "after the timed calls, was wrong");
+	wb_diag.fresh_wrong = 1;
+	c->failed = 1;
+}
+
 /* Check one benchmark shape, time it, and check a timed output again. */
 static enum wb_verdict bench_shape(const struct wb_exercise *ex,
 				   const struct wb_size *s, uint64_t seed,
@@ -353,9 +396,13 @@ static enum wb_verdict bench_shape(const struct wb_exercise *ex,
 
 	memset(st, 0, sizeof(*st));
 	ctx_init(&c, ex, s, seed);
+	wb_diag_call_begin(&wb_diag, 0);
 	cs = checked_call(&c, WB_STUDENT);
+	wb_diag_call_end(&wb_diag, cs == CALL_OK);
 	if (cs == CALL_TODO)
 		not_implemented();
+	wb_diag_add_size(&wb_diag, s->label, s->n, cs == CALL_OK, 1);
+	wb_diag.bench_wrong |= cs != CALL_OK;
 	wb_result("size", "%s %s", s->label, cs == CALL_OK ? "ok" : "fail");
 	printf("  %-14s %s\n", s->label, cs == CALL_OK ? "ok" : "FAIL");
 	if (cs != CALL_OK) {
@@ -367,6 +414,7 @@ static enum wb_verdict bench_shape(const struct wb_exercise *ex,
 	if (with_peer && require_ok(&c, WB_PEER) == 0)
 		impls[k++] = WB_PEER;
 	impls[k++] = WB_STUDENT;
+	wb_fresh_start(&c, seed);
 	printf("timing at %s (L2 flushed before every sample)\n", s->label);
 	time_impls(&c, impls, k, st->ev, st->hc);
 	for (int i = 0; i < k; i++)
@@ -377,12 +425,18 @@ static enum wb_verdict bench_shape(const struct wb_exercise *ex,
 	impl_now = WB_STUDENT;
 	c.failed = 0;
 	if (wb_bufs_readback(&c, 1) == WB_GUARDS_HIT) {
+		wb_fresh_end(&c);
 		wb_bufs_free(&c);
 		return WB_V_OUT_OF_BOUNDS;
 	}
 	ex->check(&c);
-	if (c.failed)
+	if (c.failed) {
 		wb_result("detail", "the output of a timed run was wrong");
+		wb_diag.timed_wrong = 1;
+	} else {
+		fresh_call(&c);
+	}
+	wb_fresh_end(&c);
 	wb_bufs_free(&c);
 	return c.failed ? WB_V_WRONG : WB_V_PASS;
 }
@@ -454,6 +508,50 @@ static enum wb_verdict bench_all(const struct wb_exercise *ex, uint64_t seed,
 	return WB_V_PASS;
 }
 
+/* A WRONG verdict: the likely cause, when clear, and how to reproduce. */
+static void diagnose(const struct wb_exercise *ex, uint64_t seed)
+{
+	char line[768];
+
+	if (wb_diag_cause(&wb_diag, line, sizeof(line))) {
+		wb_result("detail", "likely cause: %s", line);
+		printf("likely cause: %s\n", line);
+	}
+	wb_diag_reproduce(&wb_diag, wb_lab.name, ex->name, seed, line,
+			  sizeof(line));
+	wb_result("detail", "%s", line);
+	printf("%s\n", line);
+}
+
+/* --size LABEL (make grade SIZE=...): that one size alone, untimed. */
+static const char *only_size;
+
+static void check_only(const struct wb_exercise *ex, uint64_t seed)
+{
+	const struct wb_size *s = NULL;
+	enum call_status st;
+	enum wb_verdict v;
+
+	for (int i = 0; !s && i < WB_MAX_SIZES && ex->sizes[i].label; i++)
+		if (!strcmp(ex->sizes[i].label, only_size))
+			s = &ex->sizes[i];
+	for (int i = 0; !s && i < WB_MAX_BENCH && ex->bench[i].label; i++)
+		if (!strcmp(ex->bench[i].label, only_size))
+			s = &ex->bench[i];
+	if (!s)
+		wb_die("%s has no size '%s' (its sizes are listed in the lab's "
+		       "lab.c)", ex->name, only_size);
+	st = check_size(ex, s, seed);
+	if (st == CALL_TODO)
+		not_implemented();
+	v = verdict_of(st == CALL_WRONG, st == CALL_OOB);
+	wb_result("detail", "only size %s was checked (SIZE=), untimed: a "
+			    "debugging run, not a grade", s->label);
+	if (v != WB_V_PASS)
+		diagnose(ex, seed);
+	finish(v, 0);
+}
+
 static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
 {
 	int wrong = 0, oob = 0;
@@ -462,6 +560,8 @@ static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
 	init_device();
 	printf("%s/%s: %s (seed %" PRIu64 ")\n", wb_lab.name, ex->name,
 	       ex->title, seed);
+	if (only_size)
+		check_only(ex, seed);
 	if (m != MODE_BENCH || ex->kind != WB_SPEED) {
 		for (int i = 0; i < WB_MAX_SIZES && ex->sizes[i].label; i++) {
 			enum call_status st = check_size(ex, &ex->sizes[i], seed);
@@ -475,6 +575,8 @@ static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
 	v = verdict_of(wrong, oob);
 	if (v == WB_V_PASS && ex->kind == WB_SPEED && m != MODE_QUICK)
 		v = bench_all(ex, seed, m == MODE_BENCH || ex->peer_in_grade);
+	if (v == WB_V_WRONG || v == WB_V_OUT_OF_BOUNDS)
+		diagnose(ex, seed);
 	finish(v, 0);
 }
 
@@ -509,10 +611,12 @@ static const struct wb_exercise *find(const char *name)
 static int usage(const char *argv0)
 {
 	fprintf(stderr,
-		"usage: %s --list\n"
+		"usage: %s --list | --rules\n"
 		"       %s --exercise NAME [--seed N] [--result FILE] "
-		"[--mode grade|quick|bench]\n",
-		argv0, argv0);
+		"[--mode grade|quick|bench] [--size LABEL]\n"
+		"       %s --exercise NAME [--seed N] [--result FILE] --mode profile "
+		"[--impl student|naive|peer] [--shape K]\n",
+		argv0, argv0, argv0);
 	return 2;
 }
 
@@ -522,6 +626,8 @@ int main(int argc, char **argv)
 	const struct wb_exercise *ex;
 	uint64_t seed = 1;
 	enum mode m = MODE_GRADE;
+	enum wb_impl impl = WB_STUDENT;
+	int shape = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -529,6 +635,11 @@ int main(int argc, char **argv)
 		if (strcmp(a, "--list") == 0) {
 			list();
 			return 0;
+		} else if (strcmp(a, "--rules") == 0) {
+			wb_rules_list(stdout);
+			return 0;
+		} else if (strcmp(a, "--size") == 0 && v) {
+			only_size = v;
 		} else if (strcmp(a, "--exercise") == 0 && v) {
 			name = v;
 		} else if (strcmp(a, "--seed") == 0 && v) {
@@ -542,8 +653,17 @@ int main(int argc, char **argv)
 				m = MODE_QUICK;
 			else if (strcmp(v, "bench") == 0)
 				m = MODE_BENCH;
+			else if (strcmp(v, "profile") == 0)
+				m = MODE_PROFILE;
 			else
 				return usage(argv[0]);
+		} else if (strcmp(a, "--impl") == 0 && v) {
+			impl = strcmp(v, "naive") == 0 ? WB_NAIVE :
+			       strcmp(v, "peer") == 0  ? WB_PEER : WB_STUDENT;
+			if (impl == WB_STUDENT && strcmp(v, "student"))
+				return usage(argv[0]);
+		} else if (strcmp(a, "--shape") == 0 && v) {
+			shape = atoi(v);
 		} else {
 			return usage(argv[0]);
 		}
@@ -560,6 +680,8 @@ int main(int argc, char **argv)
 		wb_die("no exercise %s in lab %s", name, wb_lab.name);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	wb_result("seed", "%" PRIu64, seed);
+	if (m == MODE_PROFILE)
+		wb_profile_mode(ex, seed, impl, shape);
 	grade(ex, seed, m);
 	return 0;
 }

@@ -25,6 +25,19 @@ struct g_tier {
 	double points;
 };
 
+/* A technique rule, from `info --rules` (inspect.h; harness.h's wb_rule). */
+#define G_MAX_RULES 4
+struct g_rule {
+	int must;          /* 1: must contain, 0: must not */
+	char where[8];     /* ptx, sym or sass */
+	char pattern[160]; /* alternatives separated by '|' */
+	char what[160];
+	char why[320];
+};
+
+/* How an exercise's technique rules came out (inspect.c). */
+enum g_technique { G_TECH_NONE, G_TECH_OK, G_TECH_FAILED, G_TECH_UNCHECKED };
+
 /* One exercise as its lab's table declares it. */
 struct g_spec {
 	char lab[G_NAME_LEN];
@@ -37,6 +50,9 @@ struct g_spec {
 	double timeout_s;
 	struct g_tier tiers[G_MAX_TIERS];
 	int ntiers;
+	struct g_rule rules[G_MAX_RULES]; /* technique rules (inspect.h) */
+	int nrules;
+	int bad_rules;                    /* rules the driver could not read */
 };
 
 struct g_timing {
@@ -58,6 +74,7 @@ struct g_result {
 	double bytes;
 	double flops;      /* 0 unless the exercise counts FLOPs */
 	double wall_s;
+	int technique;     /* enum g_technique: its rules' outcome */
 
 	/* filled by g_score() */
 	double speedup;    /* naive median / student median; 0 if untimed */

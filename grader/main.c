@@ -21,8 +21,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calibrate.h"
+#include "course.h"
+#include "formats.h"
+#include "gpustate.h"
 #include "grade.h"
+#include "inspect.h"
+#include "plausible.h"
 #include "proc.h"
+#include "profile.h"
 #include "report.h"
 #include "sanitize.h"
 
@@ -56,7 +63,21 @@ struct options {
 	int have_seed;
 	double timeout_cap; /* 0: each exercise's own timeout */
 	enum g_mode mode;
+	const char *course;    /* per-course settings file (course.h) */
+	const char *classroom; /* GitHub Classroom JSON to write */
+	const char *junit;     /* JUnit XML to write */
+	const char *propose;   /* calibration all.tsv: propose tiers, grade nothing */
+	const char *ncu;       /* Nsight Compute: profile (PROFILE=1, profile) */
+	int profile_only;      /* make profile: profile, grade nothing */
+	const char *with;      /* make profile's extra columns: naive,solution */
+	const char *sol_build; /* where the solutions' runners are */
+	const char *profile_tsv;
+	int shape;             /* which benchmark shape to profile */
+	const char *size;      /* --size: one size alone, untimed (SIZE=) */
 };
+
+/* Nsight Compute's state across exercises (grader/ncu.c). */
+static struct prof_ctx prof;
 
 static int usage(void)
 {
@@ -66,7 +87,12 @@ static int usage(void)
 		"              [--seed N] [--mode grade|bench|build-only] "
 		"[--devinfo PATH]\n"
 		"              [--json FILE] [--tsv FILE] [--timeout-cap SECONDS]\n"
-		"              [--sanitizer PATH-TO-COMPUTE-SANITIZER]\n");
+		"              [--sanitizer PATH-TO-COMPUTE-SANITIZER] [--size LABEL]\n"
+		"              [--course FILE] [--classroom FILE] [--junit FILE]\n"
+		"              [--ncu PATH]  (profile each passing speed exercise)\n"
+		"       grader --labs DIR --build DIR --propose-tiers ALL.TSV\n"
+		"       grader ... --mode profile --ncu PATH [--with naive,peer,solution]\n"
+		"              [--solutions-build DIR] [--profile-tsv FILE] [--shape K]\n");
 	return 2;
 }
 
@@ -100,6 +126,26 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->sanitizer = *v ? v : NULL;
 		else if (!strcmp(a, "--timeout-cap"))
 			o->timeout_cap = atof(v);
+		else if (!strcmp(a, "--course"))
+			o->course = *v ? v : NULL;
+		else if (!strcmp(a, "--classroom"))
+			o->classroom = *v ? v : NULL;
+		else if (!strcmp(a, "--junit"))
+			o->junit = *v ? v : NULL;
+		else if (!strcmp(a, "--propose-tiers"))
+			o->propose = v;
+		else if (!strcmp(a, "--ncu"))
+			o->ncu = v;
+		else if (!strcmp(a, "--with"))
+			o->with = v;
+		else if (!strcmp(a, "--solutions-build"))
+			o->sol_build = v;
+		else if (!strcmp(a, "--profile-tsv"))
+			o->profile_tsv = v;
+		else if (!strcmp(a, "--shape"))
+			o->shape = atoi(v);
+		else if (!strcmp(a, "--size"))
+			o->size = *v ? v : NULL;
 		else if (!strcmp(a, "--seed") && *v) {
 			char *end;
 
@@ -114,6 +160,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				o->mode = G_BENCH;
 			else if (!strcmp(v, "build-only"))
 				o->mode = G_BUILD_ONLY;
+			else if (!strcmp(v, "profile"))
+				o->profile_only = 1;
 			else
 				return -1;
 		} else if (strcmp(a, "--seed"))
@@ -121,6 +169,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	if (!o->labs_dir || !o->build_dir)
 		return -1;
+	if (o->propose)
+		o->mode = G_BUILD_ONLY; /* reads the labs' tables; runs nothing */
 	if (o->mode != G_BUILD_ONLY && !o->devinfo)
 		return -1;
 	return 0;
@@ -419,7 +469,8 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 	char out[PATH_LEN], seed[32], why[160];
 	char *argv[] = { runner, "--exercise", row->spec.name, "--seed", seed,
 			 "--result", res, "--mode",
-			 o->mode == G_BENCH ? "bench" : "grade", NULL };
+			 o->mode == G_BENCH ? "bench" : "grade",
+			 o->size ? "--size" : NULL, (char *)o->size, NULL };
 	struct g_result *r = &row->res;
 	struct proc_result pr;
 	char *text;
@@ -445,6 +496,9 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 			r->verdict = WB_V_ERROR;
 			g_detail(r, "%s was not built (grade through make)", runner);
 		}
+	} else if (o->mode != G_BENCH &&
+		   g_inspect_runner(runner, &row->spec, r) < 0) {
+		/* REJECTED (inspect.h): the file is never run. */
 	} else if (o->mode == G_BUILD_ONLY) {
 		r->verdict = WB_V_BUILT;
 	} else {
@@ -461,9 +515,15 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 			if (o->sanitizer && o->mode == G_GRADE &&
 			    r->verdict == WB_V_PASS)
 				sanitize(o, runner, row);
+			/* After the timed grade, so it never disturbs it. */
+			if (o->ncu && o->mode == G_GRADE && row->spec.speed &&
+			    r->verdict == WB_V_PASS)
+				prof_attach(&prof, runner, &row->spec, r);
 		}
 	}
 	g_score(&row->spec, r, dev->copy_gbps);
+	if (o->mode == G_GRADE && !g_plausible(&row->spec, r, dev))
+		g_technique_apply(&row->spec, r);
 }
 
 /* Build the list of rows for the labs and exercises asked for. */
@@ -483,6 +543,8 @@ static int collect(const struct options *o, struct g_row *rows, int max)
 
 		if (broken)
 			k = exercises_from_mk(o->labs_dir, labs[l], specs, MAX_PER_LAB);
+		else
+			g_rules_load(o->build_dir, labs[l], specs, k);
 		for (int i = 0; i < k && n < max; i++) {
 			if (o->ex && strcmp(o->ex, specs[i].name))
 				continue;
@@ -518,6 +580,7 @@ static void header(const struct options *o, const struct g_run *run)
 		return;
 	}
 	printf("%s %s on %s (sm_%d, %d SMs, %.0f MB L2, driver %s)\n",
+	       o->profile_only ? "Profiling" :
 	       o->mode == G_BENCH ? "Benchmarking" : "Grading", o->source,
 	       run->dev.name, run->dev.cc, run->dev.sms, run->dev.l2_mb,
 	       run->dev.driver);
@@ -537,9 +600,17 @@ static int finish(const struct options *o, struct g_run *run)
 		fprintf(stderr, "grader: cannot write %s\n", o->json);
 	if (o->tsv && report_tsv(o->tsv, run))
 		fprintf(stderr, "grader: cannot write %s\n", o->tsv);
+	if (o->classroom && report_classroom(o->classroom, run))
+		fprintf(stderr, "grader: cannot write %s\n", o->classroom);
+	if (o->junit && report_junit(o->junit, run))
+		fprintf(stderr, "grader: cannot write %s\n", o->junit);
 	if (o->json)
 		printf("results: %s%s%s\n", o->json, o->tsv ? ", " : "",
 		       o->tsv ? o->tsv : "");
+	if (o->classroom || o->junit)
+		printf("         %s%s%s\n", o->classroom ? o->classroom : "",
+		       o->classroom && o->junit ? ", " : "",
+		       o->junit ? o->junit : "");
 	for (int i = 0; i < run->nrows; i++) {
 		enum wb_verdict v = run->rows[i].res.verdict;
 
@@ -551,11 +622,20 @@ static int finish(const struct options *o, struct g_run *run)
 int main(int argc, char **argv)
 {
 	static struct g_row rows[MAX_ROWS];
+	static struct course course;
+	static struct gpu_state gpu;
 	struct options o;
 	struct g_run run;
+	char err[1024];
 
 	if (parse_args(argc, argv, &o))
 		return usage();
+	/* A mistake in the course settings stops everything, GPU or not. */
+	if (o.course && (course_load(o.course, &course, err, sizeof(err)) ||
+			 course_check_names(&course, o.labs_dir, err, sizeof(err)))) {
+		fprintf(stderr, "grader: %s\n", err);
+		return 2;
+	}
 	memset(&run, 0, sizeof(run));
 	signal(SIGINT, on_interrupt);
 	signal(SIGTERM, on_interrupt);
@@ -569,12 +649,35 @@ int main(int argc, char **argv)
 		remove(o.json);
 	if (o.tsv)
 		remove(o.tsv);
+	if (o.classroom)
+		remove(o.classroom);
+	if (o.junit)
+		remove(o.junit);
+	/* One grading run per GPU, from the bandwidth probe on (gpustate.h). */
+	if (o.mode != G_BUILD_ONLY)
+		gpu_begin(&gpu);
 	if (o.mode != G_BUILD_ONLY && probe_device(&o, &run.dev))
 		return 2;
+	gpu_peaks(&gpu, &run.dev);
 	run.nrows = collect(&o, rows, MAX_ROWS);
 	if (run.nrows < 0)
 		return 2;
+	if (o.course && course_apply_run(&course, &run, err, sizeof(err))) {
+		fprintf(stderr, "grader: %s\n", err);
+		return 2;
+	}
+	if (o.propose)
+		return calib_run(o.propose, rows, run.nrows, stdout);
 	header(&o, &run);
+	if (o.mode != G_BUILD_ONLY)
+		gpu_report_start(&gpu, &run, stdout);
+	if (o.ncu || o.profile_only) {
+		prof_init(&prof, o.ncu, run.seed, run.dev.copy_gbps);
+		prof.shape = o.shape;
+	}
+	if (o.profile_only)
+		return prof_all(&prof, rows, run.nrows, o.build_dir, o.sol_build,
+				o.with, o.profile_tsv);
 	for (int i = 0; i < run.nrows; i++) {
 		struct g_row *row = &rows[i];
 
@@ -582,8 +685,11 @@ int main(int argc, char **argv)
 			row->spec.name);
 		if (row->res.verdict != WB_V_ERROR || !row->res.ndetails)
 			run_exercise(&o, &run.dev, row);
+		gpu_after_exercise(&gpu);
 		fprintf(stderr, " %s (%.1f s)\n", wb_verdict_label(row->res.verdict),
 			row->res.wall_s);
 	}
+	if (o.mode != G_BUILD_ONLY)
+		gpu_report_end(&gpu, &run, o.mode == G_BENCH ? stdout : NULL);
 	return finish(&o, &run);
 }

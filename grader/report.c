@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inspect.h"
+
 void g_totals(const struct g_run *run, double *points, double *max)
 {
 	*points = *max = 0;
@@ -100,6 +102,16 @@ void report_table(FILE *f, const struct g_run *run)
 		fprintf(f, "   (copy bandwidth %.0f GB/s; time and naive are "
 			   "medians, spread is the IQR of time)",
 			run->dev.copy_gbps);
+	if (run->course) {
+		char line[768];
+
+		report_settings_line(line, sizeof(line), run);
+		fprintf(f, "\n%s: %s%s", line,
+			run->course_changes ? "changed\n" : "changed nothing here",
+			run->course_changes ? run->course_changes : "");
+	}
+	if (run->condition[0])
+		fprintf(f, "\n%s", run->condition);
 	fprintf(f, "\nreproduce with SEED=%llu\n", run->seed);
 }
 
@@ -205,18 +217,34 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void report_json_str(FILE *f, const char *s)
+{
+	json_string(f, s);
+}
+
+int report_utf8_len(const unsigned char *s)
+{
+	return utf8_len(s);
+}
+
 /* The text a student sees under one test: verdict, figures, details. */
 static void test_output(FILE *f, const struct g_row *row)
+{
+	char *text = report_row_text(row);
+
+	json_string(f, text ? text : wb_verdict_label(row->res.verdict));
+	free(text);
+}
+
+char *report_row_text(const struct g_row *row)
 {
 	const struct g_result *r = &row->res;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 
-	if (!m) {
-		json_string(f, wb_verdict_label(r->verdict));
-		return;
-	}
+	if (!m)
+		return NULL;
 	fprintf(m, "%s", wb_verdict_label(r->verdict));
 	if (r->t[G_STUDENT].have && r->t[G_NAIVE].have)
 		fprintf(m, ": %.1f us vs naive %.1f us, speedup %.2fx, %.0f GB/s"
@@ -233,9 +261,11 @@ static void test_output(FILE *f, const struct g_row *row)
 			r->pct_peer);
 	for (int d = 0; d < r->ndetails; d++)
 		fprintf(m, "\n%s", r->details[d]);
-	fclose(m);
-	json_string(f, text);
-	free(text);
+	if (fclose(m) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 static int write_atomic(const char *path, void (*fn)(FILE *, const struct g_run *),
@@ -256,17 +286,61 @@ static int write_atomic(const char *path, void (*fn)(FILE *, const struct g_run 
 	return 0;
 }
 
+int report_write_atomic(const char *path,
+			void (*fn)(FILE *, const struct g_run *),
+			const struct g_run *run)
+{
+	return write_atomic(path, fn, run);
+}
+
+void report_settings_line(char *buf, size_t n, const struct g_run *run)
+{
+	if (!run->course) {
+		snprintf(buf, n, "the labs' own settings");
+		return;
+	}
+	snprintf(buf, n, "course settings %s%s%s%s", run->course,
+		 run->course_name ? " (" : "",
+		 run->course_name ? run->course_name : "",
+		 run->course_name ? ")" : "");
+}
+
+/* The device and seed, and which settings were used and what they changed. */
+static void json_head(FILE *f, const struct g_run *run)
+{
+	char *text = NULL, line[768];
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		json_string(f, "");
+		return;
+	}
+	if (run->mode == G_BUILD_ONLY)
+		fprintf(m, "Built only: no GPU code was run.");
+	else
+		fprintf(m, "Graded on %s, copy bandwidth %.0f GB/s, seed %llu.",
+			run->dev.name, run->dev.copy_gbps, run->seed);
+	report_settings_line(line, sizeof(line), run);
+	if (run->course)
+		fprintf(m, "\nGraded with %s, which %s%s", line,
+			run->course_changes ? "changed:\n" : "changed nothing here.",
+			run->course_changes ? run->course_changes : "");
+	if (run->condition[0])
+		fprintf(m, "\n%s", run->condition);
+	fclose(m);
+	json_string(f, text ? text : "");
+	free(text);
+}
+
 static void json_body(FILE *f, const struct g_run *run)
 {
 	double points, max;
-	char name[2 * G_NAME_LEN + 2], head[512];
+	char name[2 * G_NAME_LEN + 2];
 
 	g_totals(run, &points, &max);
-	snprintf(head, sizeof(head), "Graded on %s, copy bandwidth %.0f GB/s, "
-				     "seed %llu.", run->dev.name,
-		 run->dev.copy_gbps, run->seed);
 	fprintf(f, "{\n  \"score\": %g,\n  \"output\": ", points);
-	json_string(f, head);
+	json_head(f, run);
 	fprintf(f, ",\n  \"visibility\": \"visible\",\n  \"tests\": [");
 	for (int i = 0; i < run->nrows; i++) {
 		const struct g_row *row = &run->rows[i];
@@ -289,17 +363,21 @@ static void tsv_body(FILE *f, const struct g_run *run)
 {
 	fprintf(f, "lab\texercise\tverdict\tpoints\tmax_points\tspeedup\t"
 		   "time_us\tnaive_us\tpeer_us\tgbps\tpct_copy\ttier\t"
-		   "tflops\tpct_peer\n");
+		   "tflops\tpct_peer\tsettings\ttechnique\n");
 	for (int i = 0; i < run->nrows; i++) {
 		const struct g_row *row = &run->rows[i];
 		const struct g_result *r = &row->res;
 
-		fprintf(f, "%s\t%s\t%s\t%g\t%g\t%.4f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%.3f\t%.1f\n",
+		/* settings: "lab" (its own knobs) or the course file that
+		 * changed them */
+		fprintf(f, "%s\t%s\t%s\t%g\t%g\t%.4f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%.3f\t%.1f\t%s\t%s\n",
 			row->spec.lab, row->spec.name, wb_verdict_key(r->verdict),
 			r->points, r->max_points, r->speedup,
 			r->t[G_STUDENT].median_us, r->t[G_NAIVE].median_us,
 			r->t[G_PEER].median_us, r->gbps, r->pct_copy, r->tier,
-			r->tflops, r->pct_peer);
+			r->tflops, r->pct_peer,
+			row->course_changed ? run->course : "lab",
+			g_technique_word(r->technique));
 	}
 }
 

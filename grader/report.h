@@ -19,11 +19,14 @@ struct g_device {
 	double mem_gb;
 	char driver[32];
 	double copy_gbps; /* measured this run: the bandwidth reference */
+	double dram_gbps; /* the DRAM's peak from NVML (gpustate.c); 0: unknown */
+	double fp32_tflops; /* the CUDA cores' fp32 peak (NVML); 0: unknown */
 };
 
 struct g_row {
 	struct g_spec spec;
 	struct g_result res;
+	int course_changed;      /* the course settings changed this spec */
 };
 
 enum g_mode { G_GRADE, G_BENCH, G_BUILD_ONLY };
@@ -35,6 +38,11 @@ struct g_run {
 	struct g_device dev;
 	struct g_row *rows;
 	int nrows;
+	const char *course;      /* course settings file (grader/course.h), or NULL */
+	const char *course_name; /* its "course = ..." line, or NULL */
+	const char *course_changes; /* what it changed, a line each; NULL: nothing */
+	char condition[1024];    /* the GPU at the start and end, and warnings
+				  * (gpustate.c); lines, or empty */
 };
 
 /* Totals over the rows. */
@@ -45,5 +53,19 @@ void report_bench(FILE *f, const struct g_run *run);
 /* Each writes to a temporary file and renames it: never half a file. */
 int report_json(const char *path, const struct g_run *run);
 int report_tsv(const char *path, const struct g_run *run);
+
+/* For the other formats (grader/formats.c). */
+/* Write fn's output to path.tmp, then rename it over path. */
+int report_write_atomic(const char *path,
+			void (*fn)(FILE *, const struct g_run *),
+			const struct g_run *run);
+/* s as a JSON string literal, invalid UTF-8 replaced. */
+void report_json_str(FILE *f, const char *s);
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+int report_utf8_len(const unsigned char *s);
+/* The text a student sees for one exercise (malloc'd; NULL if no memory). */
+char *report_row_text(const struct g_row *row);
+/* One line on the settings used: "course settings FILE (NAME)" or NULL. */
+void report_settings_line(char *buf, size_t n, const struct g_run *run);
 
 #endif /* GRADER_REPORT_H */

@@ -14,6 +14,18 @@
 #          and every broken submission under tests/broken/ gets its verdict
 #          while the other exercises in the same run still grade. Skipped,
 #          with the reason, when there is no usable GPU.
+#   integrity  the cheat corpus (tests/broken/cheat-*) builds and gets the
+#          verdicts decided before running (REJECTED, technique failures);
+#          solutions pass the technique rules; on a GPU, WRONG names its
+#          likely cause, SIZE= works, the GPU's condition is reported
+#          (tests/gpu/integrity.sh).
+#   profile  Nsight Compute on a GPU: the naive matvec's wasted sectors
+#          against the solution's (skipped without ncu or its permission).
+#   formats, course, handout, gradescope  the instructor workflow: see
+#          tests/instructor.sh. In a student handout, whatever needs
+#          solutions/ or the self-test corpus skips, with the reason.
+#   batch, slurm  grading a class: tests/batch/test.sh (no GPU needed),
+#          tests/slurm/test.sh (root and Debian's Slurm; SKIP otherwise).
 #
 # Prints PASS/FAIL/SKIP lines and ends with "N passed, N failed, N skipped".
 # Exit status 0 only when nothing failed. Environment: BUILD, B, GRADER,
@@ -28,6 +40,10 @@ passed=0 failed=0 skipped=0
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/    /' "$2" | tail -n 25; }
 skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
+
+# A student handout (make handout) has no solutions/ and no self-test
+# corpus: what needs them is skipped, with this reason.
+NO_SOLUTIONS="no solutions/ here (the student handout)"
 
 # A results.tsv row's verdict and points: verdict_of TSV LAB EXERCISE
 verdict_of() { awk -F '\t' -v l="$2" -v e="$3" '$1 == l && $2 == e { print $3 }' "$1"; }
@@ -56,7 +72,9 @@ build_only() { # build_only SRC TAG: build SRC's runners, grade in build-only mo
 
 section_build() {
 	for src in labs solutions; do
-		if build_only "$src" "$src"; then
+		if [ ! -d "$src" ]; then
+			skip "build/every $src file compiles: $NO_SOLUTIONS"
+		elif build_only "$src" "$src"; then
 			pass "build/every $src file compiles"
 		else
 			fail "build/every $src file compiles" "$LOGS/build-$src.log"
@@ -76,7 +94,9 @@ section_build() {
 		for s in labs/"$lab"/*.cu; do
 			ex=$(basename "$s" .cu)
 			case " $want " in *" $ex "*) ;; *) continue ;; esac
-			if [ -f "solutions/$lab/$ex.cu" ]; then
+			if [ ! -d solutions ]; then
+				skip "build/$lab/$ex has a solution: $NO_SOLUTIONS"
+			elif [ -f "solutions/$lab/$ex.cu" ]; then
 				pass "build/$lab/$ex has a solution"
 			else
 				fail "build/$lab/$ex has a solution"
@@ -84,6 +104,17 @@ section_build() {
 		done
 	done
 
+	if [ -d solutions ] && [ -d tests/broken ]; then
+		build_cases
+	else
+		skip "build/the broken cases and ladder steps compile: $NO_SOLUTIONS"
+	fi
+	build_nogpu
+}
+
+# A compile error costs its exercise only; every broken case and ladder
+# step compiles, with solutions/ filling in the other exercises.
+build_cases() {
 	tag="tests_broken_compile-error+solutions"
 	build_only "tests/broken/compile-error solutions" "$tag"
 	v=$(verdict_of "$LOGS/build-$tag.tsv" 05-reduction sum)
@@ -96,7 +127,7 @@ section_build() {
 	fi
 
 	for d in tests/broken/*/ tests/ladder/*/*/; do
-		case $d in */compile-error/) continue ;; esac
+		case $d in */compile-error/|*/cheat-*/) continue ;; esac # cheat-*: section integrity
 		d=${d%/}
 		tag="$(echo "$d" | tr / _)+solutions"
 		if build_only "$d solutions" "$tag"; then
@@ -105,7 +136,10 @@ section_build() {
 			fail "build/$d compiles" "$LOGS/build-$tag.log"
 		fi
 	done
+}
 
+# With no GPU, make grade says so in one line.
+build_nogpu() {
 	if ! "$DEVINFO" --check > /dev/null 2>&1; then
 		$MAKE --no-print-directory grade > "$LOGS/grade-nogpu.log" 2>&1
 		rc=$?
@@ -160,9 +194,14 @@ section_gpu() {
 		skip "gpu/solutions grade to full marks: ${why:-no usable GPU}"
 		skip "gpu/skeletons grade to 0, not implemented: ${why:-no usable GPU}"
 		for d in tests/broken/*/; do
+			[ -d "$d" ] || continue
 			skip "gpu/broken/$(basename "$d"): ${why:-no usable GPU}"
 		done
 		skip "gpu/sanitize: ${why:-no usable GPU}"
+		return
+	fi
+	if [ ! -d solutions ]; then
+		gpu_handout
 		return
 	fi
 
@@ -173,17 +212,41 @@ section_gpu() {
 	every_row skeletons 'NR > 1 && ($3 != "NOT_IMPLEMENTED" || $4 != 0)' \
 		"gpu/skeletons grade to 0, not implemented"
 
-	for d in tests/broken/*/; do
+	for d in tests/broken/${TEST_BROKEN:-*}/; do
+		[ -f "$d/expect" ] || continue
 		case=$(basename "$d")
 		lab=$(sed -n '1s|/.*||p' "$d/expect")
-		grade_to "tests/broken/$case solutions" "broken-$case" LAB="$lab" TIMEOUT=30
-		if expect_file "$d/expect" "broken-$case"; then
+		# A case with one file grades that exercise alone (the time for
+		# ~50 cases must fit a GPU session); cases with several files
+		# grade the whole lab, so "the rest still grades" stays tested.
+		set -- "$d$lab"/*.cu
+		if [ $# -eq 1 ] && [ -f "$1" ]; then
+			ex=$(basename "$1" .cu)
+			grep "^$lab/$ex " "$d/expect" > "$LOGS/expect-$case"
+			grade_to "tests/broken/$case solutions" "broken-$case" LAB="$lab" EX="$ex" TIMEOUT=30
+		else
+			cp "$d/expect" "$LOGS/expect-$case"
+			grade_to "tests/broken/$case solutions" "broken-$case" LAB="$lab" TIMEOUT=30
+		fi
+		if [ -s "$LOGS/expect-$case" ] && expect_file "$LOGS/expect-$case" "broken-$case"; then
 			pass "gpu/broken/$case gets $(headline "$d/expect"), the rest still grades"
 		else
 			fail "gpu/broken/$case" "$LOGS/broken-$case.log"
 		fi
 	done
-	section_sanitize
+	# GPU_NO_SANITIZE=1 leaves the sanitizers to a separate
+	# TEST_SECTIONS=sanitize run (a GPU session's time limit).
+	[ -n "${GPU_NO_SANITIZE:-}" ] || section_sanitize
+}
+
+# In the student handout the skeletons still grade to 0; the rest needs
+# solutions/ and the broken cases.
+gpu_handout() {
+	grade_to labs skeletons
+	every_row skeletons 'NR > 1 && ($3 != "NOT_IMPLEMENTED" || $4 != 0)' \
+		"gpu/skeletons grade to 0, not implemented"
+	skip "gpu/solutions grade to full marks: $NO_SOLUTIONS"
+	skip "gpu/broken cases and sanitizers: $NO_SOLUTIONS"
 }
 
 # Sanitizers in the grade: the solutions are clean; entries with an
@@ -210,7 +273,59 @@ section_sanitize() {
 	done
 }
 
-sections=${TEST_SECTIONS:-unit build gpu}
+# ---- profile -----------------------------------------------------------------
+# Nsight Compute on a GPU whose counters it may read: the naive matvec (a
+# thread per row) fetches several times the sectors its loads need and gets
+# the coalescing hint; the solution fetches about the ideal
+# (docs/nsight-compute.md). Skipped, with the reason, without a GPU, lab 03,
+# ncu, or permission to read the counters.
+section_profile() {
+	t="gpu/profile: the naive matvec wastes sectors (coalescing hint), the solution does not"
+	lab=03-coalescing ex=matvec
+	why=$("$DEVINFO" --check 2>&1) || { skip "$t: ${why:-no usable GPU}"; return; }
+	[ -f "labs/$lab/$ex.cu" ] || { skip "$t: no labs/$lab/$ex.cu"; return; }
+	tsv="$LOGS/profile-$ex.tsv" log="$LOGS/profile-$ex.log"
+	rm -f "$tsv"
+	$MAKE --no-print-directory profile LAB=$lab EX=$ex WITH=naive,solution \
+		SEED=1 PROFILE_TSV="$tsv" > "$log" 2>&1
+	off=$(sed -n 's/^profile: //p' "$log" | head -n 1)
+	[ -z "$off" ] || { skip "$t: $off"; return; }
+	naive=$(awk -F '\t' '$3 == "naive" && $5 == "ld_excess" { print $6; exit }' "$tsv" 2>/dev/null)
+	sol=$(awk -F '\t' '$3 == "solution" && $5 == "ld_excess" { print $6; exit }' "$tsv" 2>/dev/null)
+	hint=$(awk -F '\t' '$3 == "naive" && $5 == "hint" && $6 == "coalescing"' "$tsv" 2>/dev/null)
+	if [ -n "$hint" ] && awk -v n="${naive:-0}" -v s="${sol:-0}" \
+		'BEGIN { exit !(s > 0 && n >= 3 * s && s <= 1.25) }'; then
+		pass "$t (naive ${naive}x the ideal sectors per request, solution ${sol}x)"
+	else
+		fail "$t (naive ${naive:-?}x, solution ${sol:-?}x, coalescing hint for the naive: ${hint:+yes}${hint:-no, is WB_PROF_COALESCING in its .profile?})" "$log"
+	fi
+}
+
+# ---- batch, slurm ------------------------------------------------------------
+# make batch on 13 generated submissions without a GPU (extraction, the
+# sandbox, resume, the gradebook), and as a Slurm job array on a one-node
+# Slurm that the test starts: tests/batch/test.sh, tests/slurm/test.sh.
+section_batch() {
+	if [ ! -d solutions ] || [ ! -f tests/batch/test.sh ]; then
+		skip "batch: $NO_SOLUTIONS"
+		return
+	fi
+	. tests/batch/test.sh
+}
+
+section_slurm() {
+	if [ ! -d solutions ] || [ ! -f tests/slurm/test.sh ]; then
+		skip "slurm: $NO_SOLUTIONS"
+		return
+	fi
+	. tests/slurm/test.sh
+}
+
+# formats, course, handout, gradescope: the instructor workflow.
+. tests/instructor.sh
+# integrity: the cheat corpus, symbol and technique checks, diagnostics.
+. tests/gpu/integrity.sh
+sections=${TEST_SECTIONS:-unit build integrity formats course handout gradescope gpu profile batch slurm}
 for s in $sections; do
 	echo "== $s"
 	"section_$s"

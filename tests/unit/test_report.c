@@ -382,7 +382,7 @@ static void tsv_header_and_rows(void **state)
 		assert_near(max, fx->rows[n - 1].res.max_points, 1e-9);
 	}
 	assert_int_equal(n, NROWS + 1);
-	assert_int_equal(tabs, 13);
+	assert_int_equal(tabs, 15);
 	free(text);
 }
 
