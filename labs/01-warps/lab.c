@@ -695,6 +695,21 @@ static void occupancy_check(struct wb_ctx *c)
 	{ "dyn48000", { OCC_DYNAMIC, 48000 } },                             \
 	{ "mixed+6000", { OCC_MIXED, 6000 } }
 
+/*
+ * Technique rules (docs/adding-a-lab.md). trip_count is about regrouping
+ * the work by hand; occupancy is about knowing the residency rules.
+ */
+#define NO_LIBRARY_TRIP                                                    \
+	{ WB_MUST_NOT, WB_SYMBOLS, WB_PAT_LIBRARY,                          \
+	  "a device-wide library algorithm (CUB's Device*, Thrust)",         \
+	  "Grouping the elements by cost is the exercise, inside your own "  \
+	  "kernels: a library sort or partition does the regrouping for you." }
+#define NO_OCC_RUNTIME                                                     \
+	{ WB_MUST_NOT, WB_SYMBOLS, "cudaOcc",                               \
+	  "the runtime's occupancy calculator (cudaOccupancy*, cudaOcc*)",   \
+	  "The answer must come from the residency rules you write, not "    \
+	  "from the function it is checked against." }
+
 static const struct wb_exercise exercises[] = {
 	{
 		.name = "thread_map",
@@ -740,6 +755,10 @@ static const struct wb_exercise exercises[] = {
 		 * under tier 1 (tests/broken/warps-branchless-select).
 		 */
 		.tiers = { { 1.2, 20 }, { 1.45, 40 }, { 1.7, 60 } },
+		/* make profile: half of each warp's lanes idle through each
+		 * chain (branch efficiency, active lanes), and the stalls of
+		 * a kernel bound by its integer instructions. */
+		.profile = WB_PROF_DIVERGENCE | WB_PROF_STALLS,
 		/* The naive takes ~0.25 ms; 60 s only stops real hangs. */
 		.timeout_s = 60,
 		.setup = branch_setup,
@@ -777,12 +796,17 @@ static const struct wb_exercise exercises[] = {
 		 * tier 2 (1.38x) splits the way to the top.
 		 */
 		.tiers = { { 1.2, 20 }, { 1.38, 40 }, { 1.56, 60 } },
+		/* make profile: lanes idle while each warp waits for its
+		 * heaviest lane (active lanes, branch efficiency); occupancy
+		 * shows what the regrouping's shared-memory queue costs. */
+		.profile = WB_PROF_DIVERGENCE | WB_PROF_OCCUPANCY,
 		.timeout_s = 60,
 		.work_bytes = TRIP_WORK_BYTES,
 		.setup = trip_count_setup,
 		.run = trip_count_run,
 		.check = trip_count_check,
 		.bytes = trip_count_bytes,
+		.rules = { NO_LIBRARY_TRIP },
 	},
 	{
 		.name = "occupancy",
@@ -796,6 +820,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = occupancy_setup,
 		.run = occupancy_run,
 		.check = occupancy_check,
+		.rules = { NO_OCC_RUNTIME },
 	},
 };
 

@@ -617,6 +617,31 @@ static double filter_bytes(const struct wb_size *s)
 	{ "n=2^22+6 sparse", { (1u << 22) + 6, KEEP_SPARSE } },             \
 	{ "n=2^22+6", { (1u << 22) + 6, KEEP_HALF } }
 
+/*
+ * Technique rules (docs/adding-a-lab.md): the lab teaches the warp-level
+ * primitives, so the speed exercises must contain them, and the device-
+ * wide library forms that make bench compares against are not allowed
+ * (CUB's WarpReduce, WarpScan and block primitives are: they compile to
+ * shuffles). ptxas's own warp aggregation of a plain atomicAdd appears in
+ * the SASS only, never the PTX: ladder step 2-atomicadd fails the filter
+ * rule on purpose, since its author wrote no warp-level code.
+ */
+#define MUST_SHUFFLE                                                       \
+	{ WB_MUST, WB_PTX, "shfl.sync", "warp shuffles (__shfl*_sync)",    \
+	  "Exchanging values between lanes through registers is what this " \
+	  "exercise teaches, in place of a tree in shared memory." }
+#define MUST_WARP_VOTE                                                     \
+	{ WB_MUST, WB_PTX, "vote.sync|shfl.sync",                           \
+	  "a warp vote or shuffle (__ballot_sync, __shfl_sync, CUB's warp " \
+	  "or block scan)",                                                  \
+	  "Counting a warp's kept elements with a vote (or a warp scan) "    \
+	  "instead of one atomic each is what this exercise teaches." }
+#define NO_LIBRARY_SHFL                                                    \
+	{ WB_MUST_NOT, WB_SYMBOLS, WB_PAT_LIBRARY,                          \
+	  "a device-wide library algorithm (CUB's Device*, Thrust)",         \
+	  "The exercise is your own kernel: cub::DeviceSegmentedReduce, "    \
+	  "DeviceScan and DeviceSelect are make bench's comparison only." }
+
 static const struct wb_exercise exercises[] = {
 	{
 		.name = "neighbors",
@@ -632,6 +657,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = neighbors_setup,
 		.run = neighbors_run,
 		.check = neighbors_check,
+		.rules = { MUST_SHUFFLE },
 	},
 	{
 		.name = "segment_sum",
@@ -659,12 +685,17 @@ static const struct wb_exercise exercises[] = {
 		 * margin. (H200 planning, 64M: shuffles 1.32x.)
 		 */
 		.tiers = { { 1.2, 20 }, { 1.7, 40 }, { 2.18, 60 } },
+		/* make profile: the naive's tree in shared memory (its
+		 * traffic and stalls) against shuffles in registers, and the
+		 * DRAM throughput wide loads reach. */
+		.profile = WB_PROF_SHARED | WB_PROF_STALLS | WB_PROF_THROUGHPUT,
 		/* The naive takes ~0.5 ms; 60 s only stops real hangs. */
 		.timeout_s = 60,
 		.setup = segment_sum_setup,
 		.run = segment_sum_run,
 		.check = segment_sum_check,
 		.bytes = segment_sum_bytes,
+		.rules = { MUST_SHUFFLE, NO_LIBRARY_SHFL },
 	},
 	{
 		.name = "segment_scan",
@@ -690,11 +721,14 @@ static const struct wb_exercise exercises[] = {
 		 * copy; shuffles 1.33x.)
 		 */
 		.tiers = { { 1.1, 20 }, { 1.2, 40 }, { 1.42, 60 } },
+		/* make profile: as for segment_sum. */
+		.profile = WB_PROF_SHARED | WB_PROF_STALLS | WB_PROF_THROUGHPUT,
 		.timeout_s = 60,
 		.setup = segment_scan_setup,
 		.run = segment_scan_run,
 		.check = segment_scan_check,
 		.bytes = segment_scan_bytes,
+		.rules = { MUST_SHUFFLE, NO_LIBRARY_SHFL },
 	},
 	{
 		.name = "filter",
@@ -721,6 +755,9 @@ static const struct wb_exercise exercises[] = {
 		 * 17% margin.
 		 */
 		.tiers = { { 8.0, 20 }, { 50.0, 40 }, { 130.0, 60 } },
+		/* make profile: one atomic per kept element serialises in
+		 * the L2 (DRAM idle, warps waiting); one per tile does not. */
+		.profile = WB_PROF_THROUGHPUT | WB_PROF_STALLS,
 		/* The naive may take tens of ms per call, and the benchmark
 		 * size is checked three times (a 32M-element sort each):
 		 * 120 s only stops real hangs. */
@@ -730,6 +767,7 @@ static const struct wb_exercise exercises[] = {
 		.run = filter_run,
 		.check = filter_check,
 		.bytes = filter_bytes,
+		.rules = { MUST_WARP_VOTE, NO_LIBRARY_SHFL },
 	},
 };
 

@@ -391,6 +391,16 @@ static double gray_bytes(const struct wb_size *s)
 	{ "1080x1920", { 1080, 1920 } }, { "1x1000003", { 1, 1000003 } },   \
 	{ "7x65537", { 7, 65537 } }
 
+/*
+ * Technique rules (docs/adding-a-lab.md): the access pattern of your own
+ * kernel is the lesson; a library call has its own.
+ */
+#define NO_LIBRARY_COALESCING                                              \
+	{ WB_MUST_NOT, WB_SYMBOLS, WB_PAT_LIBRARY,                          \
+	  "a library call (cuBLAS, CUB's Device*, Thrust)",                  \
+	  "Coalescing your own kernel's loads is the exercise; cublasSgemv " \
+	  "is make bench's comparison only." }
+
 static const struct wb_exercise exercises[] = {
 	{
 		.name = "matvec",
@@ -416,12 +426,18 @@ static const struct wb_exercise exercises[] = {
 		 * 8.52x; cublasSgemv 7.47x.)
 		 */
 		.tiers = { { 2.0, 20 }, { 3.5, 40 }, { 4.95, 60 } },
+		/* make profile: a thread per row reads 32 rows per warp load
+		 * (sectors per request) from a grid of 64 blocks; a warp per
+		 * row fixes both. */
+		.profile = WB_PROF_COALESCING | WB_PROF_THROUGHPUT |
+			   WB_PROF_OCCUPANCY,
 		/* The naive takes ~1.2 ms; 60 s only stops real hangs. */
 		.timeout_s = 60,
 		.setup = matvec_setup,
 		.run = matvec_run,
 		.check = matvec_check,
 		.bytes = matvec_bytes,
+		.rules = { NO_LIBRARY_COALESCING },
 	},
 	{
 		.name = "mean_dim0",
@@ -445,6 +461,11 @@ static const struct wb_exercise exercises[] = {
 		 * planning: naive 8944 us, coalesced thread per output 118x.)
 		 */
 		.tiers = { { 4.0, 20 }, { 20.0, 40 }, { 42.0, 60 } },
+		/* make profile: the walk-through of docs/nsight-compute.md:
+		 * a grid of 8 blocks, then lanes m floats apart (sectors per
+		 * request, lg_throttle), then coalesced at DRAM speed. */
+		.profile = WB_PROF_COALESCING | WB_PROF_THROUGHPUT |
+			   WB_PROF_OCCUPANCY | WB_PROF_STALLS,
 		/* The naive takes ~9 ms a call, at most 6 s of samples;
 		 * 60 s only stops real hangs. */
 		.timeout_s = 60,
@@ -452,6 +473,7 @@ static const struct wb_exercise exercises[] = {
 		.run = mean_run,
 		.check = mean_check,
 		.bytes = mean_bytes,
+		.rules = { NO_LIBRARY_COALESCING },
 	},
 	{
 		.name = "grayscale",
@@ -475,6 +497,11 @@ static const struct wb_exercise exercises[] = {
 		 * planning: naive 179.3 us, 40% of copy.)
 		 */
 		.tiers = { { 1.2, 20 }, { 1.5, 40 }, { 1.78, 60 } },
+		/* make profile: coalesced but narrow, 1-byte loads (sectors
+		 * per request at their ideal of 1), too few bytes in flight
+		 * (DRAM throughput, stalls). */
+		.profile = WB_PROF_COALESCING | WB_PROF_THROUGHPUT |
+			   WB_PROF_STALLS,
 		/* The naive takes ~0.2 ms; 60 s only stops real hangs. */
 		.timeout_s = 60,
 		.setup = gray_setup,

@@ -402,6 +402,25 @@ static double matmul_flops(const struct wb_size *s)
 	{ "1000x1001x999", { 1000, 1001, 999 } },                           \
 	{ "1024x1024x1024", { 1024, 1024, 1024 } }
 
+/*
+ * Technique rules (docs/adding-a-lab.md): tiles in shared memory are the
+ * lesson of both exercises; matmul is float32 on the CUDA cores, with no
+ * library GEMM and no tensor cores (tiling.h, the contract).
+ */
+#define MUST_SHARED                                                        \
+	{ WB_MUST, WB_PTX, ".shared", "shared memory (__shared__ tiles)",  \
+	  "Staging tiles in shared memory is what this lab teaches." }
+#define NO_LIBRARY_TILING                                                  \
+	{ WB_MUST_NOT, WB_SYMBOLS, WB_PAT_LIBRARY,                          \
+	  "a library call (cuBLAS, CUB's Device*, Thrust)",                  \
+	  "The kernel is the exercise; cublasSgeam and cublasSgemm are "     \
+	  "make bench's comparison only." }
+#define NO_TENSOR_CORES                                                    \
+	{ WB_MUST_NOT, WB_PTX, "mma.sync|wmma.|wgmma.|tf32",                \
+	  "tensor-core or TF32 instructions (mma, wmma, wgmma, tf32)",       \
+	  "The exercise is a float32 GEMM on the CUDA cores; tensor cores "  \
+	  "and TF32 would change both the arithmetic and the comparison." }
+
 static const struct wb_exercise exercises[] = {
 	{
 		.name = "transpose",
@@ -427,12 +446,18 @@ static const struct wb_exercise exercises[] = {
 		 * 3.37x, padded 6.85x.)
 		 */
 		.tiers = { { 2.0, 20 }, { 3.5, 40 }, { 5.4, 60 } },
+		/* make profile: the naive's strided stores (sectors per
+		 * request), then the tile's bank conflicts until it is
+		 * padded, and DRAM throughput near copy at the end. */
+		.profile = WB_PROF_COALESCING | WB_PROF_SHARED |
+			   WB_PROF_THROUGHPUT,
 		/* The naive takes ~1 ms a call; 60 s only stops hangs. */
 		.timeout_s = 60,
 		.setup = transpose_setup,
 		.run = transpose_run,
 		.check = transpose_check,
 		.bytes = transpose_bytes,
+		.rules = { MUST_SHARED, NO_LIBRARY_TILING },
 	},
 	{
 		.name = "matmul",
@@ -458,6 +483,11 @@ static const struct wb_exercise exercises[] = {
 		 * the top tier is out of reach there: recheck on an H200.)
 		 */
 		.tiers = { { 2.0, 20 }, { 6.0, 40 }, { 12.3, 60 } },
+		/* make profile: compute-bound (SM throughput, the stalls);
+		 * the tiles' bank conflicts, and the registers and shared
+		 * memory a bigger tile costs in occupancy. */
+		.profile = WB_PROF_SHARED | WB_PROF_OCCUPANCY | WB_PROF_STALLS |
+			   WB_PROF_THROUGHPUT,
 		/* The naive takes ~25 ms a call and the sampled checks
 		 * ~0.5 s each; 120 s only stops hangs. */
 		.timeout_s = 120,
@@ -469,6 +499,7 @@ static const struct wb_exercise exercises[] = {
 		.check = matmul_check,
 		/* Compute-bound: no byte count; the report shows TFLOP/s. */
 		.flops = matmul_flops,
+		.rules = { MUST_SHARED, NO_LIBRARY_TILING, NO_TENSOR_CORES },
 	},
 };
 
