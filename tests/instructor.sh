@@ -11,7 +11,7 @@
 #   course      a bad course settings file stops the grader with
 #               file:line: why; the example file is valid; make grade
 #               passes COURSE on; make calibrate's proposal from the
-#               recorded H200 table is itself a valid settings file.
+#               recorded H100 table is itself a valid settings file.
 #   handout     make handout: no solutions/ or self-test corpus, no
 #               solution code anywhere (and the check catches every
 #               solution copied into its lab), tarball = folder, and the
@@ -183,19 +183,19 @@ section_course() {
 		fi
 	fi
 
-	if [ ! -f tests/calibrate/h200-all.tsv ]; then
+	if [ ! -f tests/calibrate/h100-lab05-all.tsv ]; then
 		skip "course/a calibration proposal is a valid course file: $NO_SOLUTIONS"
 		return
 	fi
 	"$GRADER" --labs labs --build "$B/labs" --lab 05-reduction \
-		--propose-tiers tests/calibrate/h200-all.tsv > "$dir/proposed.conf" 2> "$dir/propose.log"
+		--propose-tiers tests/calibrate/h100-lab05-all.tsv > "$dir/proposed.conf" 2> "$dir/propose.log"
 	rc=$?
 	"$GRADER" --labs labs --build "$B/labs" --source labs --lab 05-reduction \
 		--mode build-only --course "$dir/proposed.conf" >> "$dir/propose.log" 2>&1
 	used=$?
 	if [ "$rc" -eq 0 ] && [ "$used" -ne 2 ] &&
-	   grep -q '^05-reduction/sum.tiers = 1.9:20 3.59:40 6.79:60$' "$dir/proposed.conf"; then
-		pass "course/make calibrate's proposal from the recorded H200 table is a valid course file"
+	   grep -q '^05-reduction/sum.tiers = 1.73:20 2.97:40 5.12:60$' "$dir/proposed.conf"; then
+		pass "course/make calibrate's proposal from the recorded H100 table is a valid course file"
 	else
 		cat "$dir/proposed.conf" >> "$dir/propose.log"
 		fail "course/make calibrate's proposal is a valid course file (status $rc)" "$dir/propose.log"
