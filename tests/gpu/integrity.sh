@@ -38,12 +38,18 @@ expect_static() {
 	return $ok
 }
 
-# Build SRC's runners (of LAB, or all), grade them in build-only mode.
-static_case() { # static_case SRC NAME LAB
+# Build SRC's runners (of LAB, or all; of EX alone when given), grade
+# them in build-only mode.
+static_case() { # static_case SRC NAME LAB [EX]
 	tag=$(echo "$1" | tr / _ | tr ' ' +)
-	$MAKE --no-print-directory runners SRC="$1" LAB="$3" > "$LOGS/$2.log" 2>&1
+	if [ -n "${4:-}" ]; then
+		$MAKE --no-print-directory SRC="$1" LAB="$3" "$B/$tag/$3/info" \
+			"$B/$tag/$3/$4" > "$LOGS/$2.log" 2>&1
+	else
+		$MAKE --no-print-directory -j"${JOBS:-2}" runners SRC="$1" LAB="$3" > "$LOGS/$2.log" 2>&1
+	fi
 	"$GRADER" --labs labs --build "$B/$tag" --source "$1" --lab "$3" \
-		--mode build-only --tsv "$LOGS/$2.tsv" >> "$LOGS/$2.log" 2>&1
+		${4:+--ex "$4"} --mode build-only --tsv "$LOGS/$2.tsv" >> "$LOGS/$2.log" 2>&1
 }
 
 integrity_static() {
@@ -51,9 +57,19 @@ integrity_static() {
 		[ -d "$d" ] || continue
 		d=${d%/} case=$(basename "$d")
 		lab=$(sed -n '1s|/.*||p' "$d/expect")
-		static_case "$d solutions" "static-$case" "$lab"
+		# A one-file case builds and checks that exercise alone (the rest
+		# of its lab is the solutions', checked below).
+		set -- "$d/$lab"/*.cu
+		ex=""
+		[ $# -eq 1 ] && [ -f "$1" ] && ex=$(basename "$1" .cu)
+		static_case "$d solutions" "static-$case" "$lab" "$ex"
 		if [ -f "$d/expect-static" ]; then
-			if expect_static "$d/expect-static" "static-$case"; then
+			if [ -n "$ex" ]; then
+				grep "^$lab/$ex " "$d/expect-static" > "$LOGS/expect-static-$case"
+			else
+				cp "$d/expect-static" "$LOGS/expect-static-$case"
+			fi
+			if expect_static "$LOGS/expect-static-$case" "static-$case"; then
 				pass "integrity/$case: $(awk '$2 != "BUILT" || $3 { print $2 ($3 ? " " $3 : ""); exit }' "$d/expect-static"), decided before it runs"
 			else
 				fail "integrity/$case" "$LOGS/static-$case.log"
