@@ -314,8 +314,12 @@ section_gradescope() {
 		fi
 	done
 	dir=$LOGS/gradescope
-	root=$dir/autograder
 	rm -rf "$dir"
+	mkdir -p "$dir"
+	# run_autograder changes directory: the root must be absolute, as
+	# /autograder is on Gradescope.
+	dir=$(cd "$dir" && pwd)
+	root=$dir/autograder
 	mkdir -p "$root/source" "$root/submission/junk" "$root/results"
 	lab=06-rmsnorm
 	if $MAKE --no-print-directory gradescope-bundle DIST="$dir/dist" LAB=$lab \
