@@ -56,20 +56,6 @@ static int call(struct wb_ctx *c, enum wb_impl impl)
 	return 0;
 }
 
-static void setup(struct wb_ctx *c, const struct wb_exercise *ex,
-		  const struct wb_size *s, uint64_t seed)
-{
-	memset(c, 0, sizeof(*c));
-	c->ex = ex;
-	c->size = s;
-	/* The same inputs as the grade at this seed (runner.c, ctx_init). */
-	wb_rng_seed(&c->rng, wb_seed_mix(wb_seed_mix(seed, ex->name), s->label));
-	wb_where("setting up size %s", s->label);
-	if (ex->setup(c))
-		wb_die("setup of %s at %s failed", ex->name, s->label);
-	wb_bufs_upload(c);
-}
-
 void wb_profile_mode(const struct wb_exercise *ex, uint64_t seed,
 		     enum wb_impl impl, int shape)
 {
@@ -90,7 +76,7 @@ void wb_profile_mode(const struct wb_exercise *ex, uint64_t seed,
 		wb_result("bytes", "%.0f", ex->bytes(s));
 	if (ex->flops)
 		wb_result("flops", "%.0f", ex->flops(s));
-	setup(&c, ex, s, seed);
+	wb_ctx_init(&c, ex, s, seed); /* the grade's inputs at this seed */
 
 	if (call(&c, impl) == WB_MISSING) {
 		wb_result("detail", "no %s entry point is linked in",

@@ -170,8 +170,8 @@ void wb_check_i64(struct wb_ctx *c, const char *what, const int64_t *got,
 		report_cmp(c, what, &r, "must match exactly");
 }
 
-static void ctx_init(struct wb_ctx *c, const struct wb_exercise *ex,
-		     const struct wb_size *s, uint64_t seed)
+void wb_ctx_init(struct wb_ctx *c, const struct wb_exercise *ex,
+		 const struct wb_size *s, uint64_t seed)
 {
 	memset(c, 0, sizeof(*c));
 	c->ex = ex;
@@ -313,7 +313,7 @@ static enum call_status check_size(const struct wb_exercise *ex,
 	struct wb_ctx c;
 	enum call_status st;
 
-	ctx_init(&c, ex, s, seed);
+	wb_ctx_init(&c, ex, s, seed);
 	wb_diag_call_begin(&wb_diag, 0);
 	st = checked_call(&c, WB_STUDENT);
 	wb_diag_call_end(&wb_diag, st == CALL_OK);
@@ -395,7 +395,7 @@ static enum wb_verdict bench_shape(const struct wb_exercise *ex,
 	int k = 0;
 
 	memset(st, 0, sizeof(*st));
-	ctx_init(&c, ex, s, seed);
+	wb_ctx_init(&c, ex, s, seed);
 	wb_diag_call_begin(&wb_diag, 0);
 	cs = checked_call(&c, WB_STUDENT);
 	wb_diag_call_end(&wb_diag, cs == CALL_OK);

@@ -21,6 +21,11 @@ void wb_where(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void wb_die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
+/* runner.c: set up ex at size s with the inputs seed gives (the same in
+ * every mode, so a profile sees what the grade checked) and upload them. */
+void wb_ctx_init(struct wb_ctx *c, const struct wb_exercise *ex,
+		 const struct wb_size *s, uint64_t seed);
+
 /* buffers.c: the life of an exercise's buffers at one size. */
 enum wb_guard_status { WB_GUARDS_OK, WB_GUARDS_HIT };
 void wb_bufs_upload(struct wb_ctx *c);

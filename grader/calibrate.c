@@ -190,16 +190,6 @@ int calib_propose(const struct g_spec *s, const struct calib_ex *m,
 	return g_spec_validate(out, why, n);
 }
 
-static void fmt_tiers(char *buf, size_t n, const struct g_spec *s)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < s->ntiers && used < n; i++)
-		used += snprintf(buf + used, n - used, "%s%g:%g", i ? " " : "",
-				 s->tiers[i].speedup, s->tiers[i].points);
-}
-
 /* The comment lines above a proposal: what it rests on. */
 static void write_evidence(FILE *f, const struct g_spec *s,
 			   const struct g_spec *proposed,
@@ -214,7 +204,7 @@ static void write_evidence(FILE *f, const struct g_spec *s,
 			m->naive_min, m->naive_max, m->naive_runs);
 	else
 		fprintf(f, "; naive not timed against itself (taken as 1.00x)");
-	fmt_tiers(tiers, sizeof(tiers), s);
+	g_format_tiers(tiers, sizeof(tiers), s);
 	fprintf(f, "\n#   the lab's tiers: %s\n", tiers);
 	if (m->sol_min > 0 && (m->sol_max - m->sol_min) / m->sol_min > CALIB_MAX_SPREAD)
 		fprintf(f, "#   warning: the solution's runs spread %.0f%%: "
@@ -268,7 +258,7 @@ int calib_write(FILE *f, const char *from, const struct g_row *rows,
 			continue;
 		}
 		write_evidence(f, s, &p, m);
-		fmt_tiers(tiers, sizeof(tiers), &p);
+		g_format_tiers(tiers, sizeof(tiers), &p);
 		fprintf(f, "%s/%s.tiers = %s\n", s->lab, s->name, tiers);
 	}
 	return missing;

@@ -306,18 +306,6 @@ int course_check_names(const struct course *c, const char *labs_dir,
 	return 0;
 }
 
-static void fmt_tiers(char *buf, size_t n, const struct g_spec *s)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < s->ntiers && used < n; i++)
-		used += snprintf(buf + used, n - used, "%s%g:%g", i ? " " : "",
-				 s->tiers[i].speedup, s->tiers[i].points);
-	if (!s->ntiers)
-		snprintf(buf, n, "none");
-}
-
 /* What changed between a and b, as "; "-separated phrases. */
 static void describe(const struct g_spec *a, const struct g_spec *b,
 		     char *note, size_t n)
@@ -326,8 +314,8 @@ static void describe(const struct g_spec *a, const struct g_spec *b,
 	size_t used = 0;
 
 	note[0] = '\0';
-	fmt_tiers(ta, sizeof(ta), a);
-	fmt_tiers(tb, sizeof(tb), b);
+	g_format_tiers(ta, sizeof(ta), a);
+	g_format_tiers(tb, sizeof(tb), b);
 	if (a->points_correct != b->points_correct ||
 	    a->points_speed != b->points_speed)
 		used += snprintf(note + used, n - used, "%spoints %g+%g -> %g+%g",

@@ -106,5 +106,7 @@ void g_score(const struct g_spec *s, struct g_result *r, double copy_gbps);
 /* Performance points for a speedup under s's tiers. */
 double g_speed_points(const struct g_spec *s, double speedup, int *tier,
 		      double *next_target);
+/* s's tiers as a course file writes them, "2:20 3.5:40 5.2:60"; "none". */
+void g_format_tiers(char *buf, size_t n, const struct g_spec *s);
 
 #endif /* GRADER_GRADE_H */

@@ -97,3 +97,15 @@ void g_score(const struct g_spec *s, struct g_result *r, double copy_gbps)
 	/* Reported to a tenth of a point: noise below that is not a grade. */
 	r->points = round(r->points * 10) / 10;
 }
+
+void g_format_tiers(char *buf, size_t n, const struct g_spec *s)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < s->ntiers && used < n; i++)
+		used += snprintf(buf + used, n - used, "%s%g:%g", i ? " " : "",
+				 s->tiers[i].speedup, s->tiers[i].points);
+	if (!s->ntiers)
+		snprintf(buf, n, "none");
+}

@@ -24,15 +24,6 @@ static void class_labs(struct bt_labs *l, int with_09)
 		bt_add_lab(l, "09-other", "sum", 1);
 }
 
-static void write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void mkpath(const char *dir, const char *rel, const char *text)
 {
 	char path[1024], *slash;
@@ -42,7 +33,7 @@ static void mkpath(const char *dir, const char *rel, const char *text)
 	*slash = '\0';
 	assert_int_equal(bt_mkdirs(path), 0);
 	*slash = '/';
-	write_text(path, text);
+	unit_write(path, text);
 }
 
 /* ---- bt_match ---------------------------------------------------------- */
@@ -480,7 +471,7 @@ static void folder_with(const char *dir, const char *name, const char *text)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	assert_int_equal(bt_mkdirs(path), 0);
 	snprintf(path, sizeof(path), "%s/%s/meta", dir, name);
-	write_text(path, text);
+	unit_write(path, text);
 }
 
 static char *meta_of(const char *dir, const char *name)
@@ -647,7 +638,7 @@ static void test_json_note(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/results.json", dir);
-	write_text(path, "{\n  \"score\": 1,\n  \"output\": \"Graded on X.\",\n"
+	unit_write(path, "{\n  \"score\": 1,\n  \"output\": \"Graded on X.\",\n"
 			 "  \"tests\": [{\"name\": \"a\", \"output\": \"PASS\"}]\n}\n");
 	assert_int_equal(bt_json_add_note(path, "Taken:\n  \"sum.cu\"\t\x01\n"), 0);
 	root = json_load_file(path, 0, &err);
@@ -659,7 +650,7 @@ static void test_json_note(void **state)
 		json_array_get(json_object_get(root, "tests"), 0), "output")), "PASS");
 	json_decref(root);
 
-	write_text(path, "{\"tests\": [{\"output\": \"x\"}]}\n");
+	unit_write(path, "{\"tests\": [{\"output\": \"x\"}]}\n");
 	assert_int_equal(bt_json_add_note(path, "note"), -1);
 	text = bt_read(path, 100);
 	assert_string_equal(text, "{\"tests\": [{\"output\": \"x\"}]}\n");

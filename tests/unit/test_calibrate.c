@@ -209,22 +209,6 @@ static void refuses_when_unsound(void **state)
 	}
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	text = calloc(1, 1 << 20);
-	assert_non_null(text);
-	n = fread(text, 1, (1 << 20) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	return text;
-}
-
 /* Lab 05's specs as of its table (the tiers the recording was graded
  * with). */
 static int lab_rows(struct g_row *rows)
@@ -253,7 +237,7 @@ static int lab_rows(struct g_row *rows)
 static void the_recorded_table_gives_a_valid_course_file(void **state)
 {
 	struct g_row rows[16];
-	char *text = slurp(FIXTURE), *out = NULL, err[512] = "";
+	char *text = unit_read(FIXTURE), *out = NULL, err[512] = "";
 	int nrows = lab_rows(rows), n;
 	size_t len = 0;
 	FILE *m;

@@ -372,19 +372,6 @@ static void a_run_records_what_changed(void **state)
 	free((char *)run.course_changes);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = calloc(1, 1 << 16);
-
-	assert_non_null(f);
-	assert_non_null(text);
-	if (fread(text, 1, (1 << 16) - 1, f) == 0)
-		text[0] = '\0';
-	fclose(f);
-	return text;
-}
-
 /* Line `line` (0: the header) of a TSV, the field under column `name`,
  * wherever other columns put it; "" when there is none. */
 static const char *tsv_field(const char *tsv, int line, const char *name)
@@ -434,14 +421,16 @@ static void reports_show_the_settings(void **state)
 
 	unit_path(path, sizeof(path), dir, "r.json");
 	assert_int_equal(report_json(path, &run), 0);
-	text = slurp(path);
+	text = unit_read(path);
+	assert_non_null(text);
 	assert_contains(text, "Graded with course settings c.conf (Fall course), "
 			      "which changed:\\n  05-reduction/sum: timeout 60 s -> 30 s");
 	free(text);
 
 	unit_path(path, sizeof(path), dir, "r.tsv");
 	assert_int_equal(report_tsv(path, &run), 0);
-	text = slurp(path);
+	text = unit_read(path);
+	assert_non_null(text);
 	assert_string_equal(tsv_field(text, 0, "settings"), "settings");
 	assert_string_equal(tsv_field(text, 1, "settings"), "c.conf");
 	assert_string_equal(tsv_field(text, 2, "settings"), "lab");

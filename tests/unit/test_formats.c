@@ -120,20 +120,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = calloc(1, 1 << 20);
-	size_t n;
-
-	assert_non_null(f);
-	assert_non_null(text);
-	n = fread(text, 1, (1 << 20) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	return text;
-}
-
 static json_t *load_classroom(struct fixture *fx)
 {
 	char path[600];
@@ -230,11 +216,13 @@ static void classroom_message_keeps_the_details(void **state)
 
 static char *write_junit(struct fixture *fx)
 {
-	char path[600];
+	char path[600], *text;
 
 	unit_path(path, sizeof(path), fx->dir, "junit.xml");
 	assert_int_equal(report_junit(path, &fx->run), 0);
-	return slurp(path);
+	text = unit_read(path);
+	assert_non_null(text);
+	return text;
 }
 
 static int count(const char *text, const char *needle)

@@ -434,25 +434,16 @@ static void chatter_finishes_and_tail_is_clean(void **state)
 	free(all);
 }
 
-static void write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void tail_of_small_file_is_whole(void **state)
 {
 	struct fixture *fx = *state;
 	char *t;
 
-	write_text(fx->out, "one\ntwo\n");
+	unit_write(fx->out, "one\ntwo\n");
 	t = file_tail(fx->out, 600);
 	assert_string_equal(t, "one\ntwo\n");
 	free(t);
-	write_text(fx->out, "");
+	unit_write(fx->out, "");
 	t = file_tail(fx->out, 600);
 	assert_string_equal(t, "");
 	free(t);
@@ -463,7 +454,7 @@ static void tail_cuts_at_line_start(void **state)
 	struct fixture *fx = *state;
 	char *t;
 
-	write_text(fx->out, "alpha\nbravo\ncharlie\ndelta\n");
+	unit_write(fx->out, "alpha\nbravo\ncharlie\ndelta\n");
 	/* The last 16 bytes are "o\ncharlie\ndelta\n": the "o" goes. */
 	t = file_tail(fx->out, 16);
 	assert_string_equal(t, "charlie\ndelta\n");
@@ -475,7 +466,7 @@ static void tail_without_newlines_is_last_bytes(void **state)
 	struct fixture *fx = *state;
 	char *t;
 
-	write_text(fx->out, "0123456789abcdefghij");
+	unit_write(fx->out, "0123456789abcdefghij");
 	t = file_tail(fx->out, 8);
 	assert_string_equal(t, "cdefghij");
 	free(t);
@@ -495,7 +486,7 @@ static void tail_keeps_a_long_last_line(void **state)
 	strcpy(text, "first\n");
 	memset(text + 6, 'x', 700);
 	strcpy(text + 706, "\n");
-	write_text(fx->out, text);
+	unit_write(fx->out, text);
 	fx->text = file_tail(fx->out, 600);
 	assert_non_null(fx->text);
 	assert_int_equal(strlen(fx->text), 600);
@@ -511,7 +502,7 @@ static void tail_window_on_line_start(void **state)
 {
 	struct fixture *fx = *state;
 
-	write_text(fx->out, "aaaa\nbbbb\n");
+	unit_write(fx->out, "aaaa\nbbbb\n");
 	fx->text = file_tail(fx->out, 5);
 	assert_string_equal(fx->text, "bbbb\n");
 }
@@ -543,7 +534,7 @@ static void read_file_cases(void **state)
 
 	assert_null(read_file(fx->out, 100)); /* not there yet */
 	assert_null(file_tail(fx->out, 100));
-	write_text(fx->out, "0123456789");
+	unit_write(fx->out, "0123456789");
 	t = read_file(fx->out, 100);
 	assert_string_equal(t, "0123456789");
 	free(t);

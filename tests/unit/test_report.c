@@ -314,26 +314,6 @@ static void json_every_ascii_byte_round_trips(void **state)
 
 /* ---- results.tsv ---- */
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 static int count_char(const char *s, char c)
 {
 	int n = 0;
@@ -356,7 +336,7 @@ static void tsv_header_and_rows(void **state)
 
 	unit_path(path, sizeof(path), fx->dir, "results.tsv");
 	assert_int_equal(report_tsv(path, &fx->run), 0);
-	text = read_all(path);
+	text = unit_read(path);
 	assert_non_null(text);
 	assert_int_equal(count_char(text, '\n'), NROWS + 1);
 	for (line = strtok_r(text, "\n", &save); line;

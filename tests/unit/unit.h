@@ -2,7 +2,7 @@
 /*
  * unit.h - what every unit test file needs: cmocka (with the headers it
  * wants first), a double comparison that keeps double precision (cmocka's
- * assert_float_equal rounds to float), and scratch directories.
+ * assert_float_equal rounds to float), scratch directories and files.
  */
 #ifndef UNIT_H
 #define UNIT_H
@@ -85,6 +85,37 @@ static inline void unit_rmdir(char *dir)
 		closedir(d);
 	rmdir(dir);
 	free(dir);
+}
+
+/* A whole file as a string (free it); NULL when it cannot be read. */
+static inline char *unit_read(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = n >= 0 ? calloc(1, (size_t)n + 1) : NULL;
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Write text to path, replacing it; fails the test when it cannot. */
+static inline void unit_write(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
 }
 
 /* dir/name into buf. */
