@@ -10,6 +10,7 @@
 #   make profile LAB=.. EX=..  why: the kernels' Nsight Compute metrics and
 #                              hints (WITH=naive,solution adds columns)
 #   make handout | calibrate | gradescope-bundle   for instructors (see the end)
+#   make docs                  the tier tables the docs quote, from lab.c
 #
 # Settings (make VAR=value):
 #   SRC    submission roots searched in order for <lab>/<exercise>.cu
@@ -28,6 +29,8 @@
 #          installed GPU's, or with no GPU $(NOGPU_SM) (machine code, plus
 #          PTX that the driver compiles for any newer GPU)
 #   BUILD  the build folder (default build/)
+#   LOCKDOWN=0  run the exercises without their seccomp filter, to diagnose
+#          a CUDA runtime the filter breaks (docs/grading.md, section 8)
 #   COURSE a per-course settings file (points, tiers, time limits; see
 #          docs/instructors.md); CLASSROOM, JUNIT: where make grade writes
 #          GitHub Classroom JSON and JUnit XML (default: beside results.json)
@@ -91,12 +94,12 @@ else
 LABS_SEL  := $(LABS)
 endif
 
-HARNESS_SRCS := runner.c buffers.c timing.c check.c rng.c stats.c result.c verdict.c profile_mode.c fresh.c diag.c rules.c
-HARNESS   := $(patsubst %.c,$(B)/common/%.o,$(HARNESS_SRCS))
+HARNESS_SRCS := runner.c bench.c buffers.c timing.c check.c rng.c stats.c scale.c result.c lockdown.c verdict.c profile_mode.c fresh.c diag.c rules.c probe.cu
+HARNESS   := $(patsubst %,$(B)/common/%.o,$(basename $(HARNESS_SRCS)))
 DEVINFO   := $(B)/devinfo
 GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c course.c formats.c calibrate.c profile.c ncu.c inspect.c plausible.c gpustate.c
 GRADER_OBJS := $(patsubst %.c,$(BUILD)/host/grader/%.o,$(GRADER_SRCS)) \
-               $(BUILD)/host/common/verdict.o
+               $(BUILD)/host/common/verdict.o $(BUILD)/host/common/scale.o
 GRADER    := $(BUILD)/host/grader/grader
 
 # Where a submission's builds go: one folder per SRC search path.
@@ -106,6 +109,10 @@ T          = $(B)/$(TAG)
 student_src = $(firstword $(wildcard $(addsuffix /$(1)/$(2).cu,$(SRC))))
 
 # lab_rules(lab): read its lab.mk; define its objects, info binary, runners.
+# A student's runner links the lab's own code (its table, naive) and never
+# the peers: no library kernel is in a process that runs student code. The
+# info binary, which runs no student code, links the peers and their
+# libraries: it lists the table and times the grader's reference.
 define lab_rules
 EXERCISES :=
 LAB_SRCS  :=
@@ -113,15 +120,17 @@ PEER_SRCS :=
 LAB_LIBS  :=
 include labs/$(1)/lab.mk
 $(1)_EXERCISES := $$(EXERCISES)
-$(1)_OBJS      := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(LAB_SRCS) $$(PEER_SRCS))
+$(1)_OBJS      := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(LAB_SRCS))
+$(1)_PEERS     := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(PEER_SRCS))
 $(1)_LIBS      := $$(LAB_LIBS)
-ALL_LAB_OBJS   += $$($(1)_OBJS)
+ALL_LAB_OBJS   += $$($(1)_OBJS) $$($(1)_PEERS)
 
-$(T)/$(1)/info: $$($(1)_OBJS) $(HARNESS)
+$(T)/$(1)/info: $$($(1)_OBJS) $$($(1)_PEERS) $(HARNESS)
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(ARCH) -o $$@ $$^ $$($(1)_LIBS) $$(LDLIBS)
 
-RUNNERS += $(T)/$(1)/info $$(foreach e,$$(EXERCISES),$(T)/$(1)/$$(e))
+# EX= builds that exercise's runner alone (and the lab's info).
+RUNNERS += $(T)/$(1)/info $$(foreach e,$$(if $(EX),$$(filter $(EX),$$(EXERCISES)),$$(EXERCISES)),$(T)/$(1)/$$(e))
 $$(foreach e,$$(EXERCISES),$$(eval $$(call exercise_rule,$(1),$$(e))))
 endef
 
@@ -141,7 +150,7 @@ $(T)/$(1)/$(2): $(T)/$(1)/$(2).src $(call student_src,$(1),$(2)) $$($(1)_OBJS) $
 		echo "no $(1)/$(2).cu in SRC=$(SRC)" > $$@.log; \
 		echo "  missing  $(1)/$(2).cu"; \
 	elif $$(NVCC) $$(NVFLAGS) -Ilabs/$(1) -c $(call student_src,$(1),$(2)) -o $$@.o > $$@.log 2>&1 && \
-	     $$(NVCC) $$(ARCH) -o $$@ $$@.o $$($(1)_OBJS) $(HARNESS) $$($(1)_LIBS) $$(LDLIBS) >> $$@.log 2>&1; then \
+	     $$(NVCC) $$(ARCH) -o $$@ $$@.o $$($(1)_OBJS) $(HARNESS) $$(LDLIBS) >> $$@.log 2>&1; then \
 		echo "  built    $(call student_src,$(1),$(2))"; \
 		NVCC="$$(NVCC)" sh grader/inspect.sh $$@ $(call student_src,$(1),$(2)) \
 			"$$(INSPECT_PTXFLAGS) -Ilabs/$(1)" $$($(1)_OBJS); \
@@ -159,6 +168,10 @@ $(B)/common/%.o: common/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_INC) -c $< -o $@
 
+$(B)/common/%.o: common/%.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -171,9 +184,9 @@ $(B)/lab/%.cu.o: labs/%.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -I$(dir $<) -c $< -o $@
 
-$(DEVINFO): common/devinfo.cu common/workbook.h
+$(DEVINFO): common/devinfo.cu common/probe.cu common/probe.h common/fresh_hash.h common/workbook.h
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -o $@ $<
+	$(NVCC) $(NVFLAGS) -o $@ common/devinfo.cu common/probe.cu
 
 $(GRADER): $(GRADER_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -190,6 +203,8 @@ TSV       ?= $(T)/results.tsv
 CLASSROOM ?= $(T)/classroom.json
 JUNIT     ?= $(T)/junit.xml
 GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
+             --reference-cache $(B)/reference $(if $(LOCKDOWN),--lockdown $(LOCKDOWN)) \
+             --calibrations calibrations \
              $(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX)) $(if $(SEED),--seed $(SEED)) \
              $(if $(TIMEOUT),--timeout-cap $(TIMEOUT)) \
              $(if $(SANITIZE),--sanitizer $(SANITIZER)) \
@@ -237,6 +252,14 @@ profile: tools
 		--solutions-build $(B)/solutions --profile-tsv $(PROFILE_TSV) \
 		$(if $(SHAPE),--shape $(SHAPE))
 
+# The tiers the docs quote, written from the labs' tables into the marked
+# blocks of the READMEs and docs/ (tools/docs.sh); make test checks them.
+.PHONY: docs
+docs: tools
+	$(call instructor_tool,tools/docs.sh)
+	@$(MAKE) --no-print-directory $(foreach l,$(LABS),$(B)/labs/$(l)/info) SRC=labs
+	@B=$(B) sh tools/docs.sh write
+
 # Every skeleton and every solution must build, GPU or not.
 # (A student handout has no solutions/: its skeletons are built alone.)
 build-all: tools
@@ -273,8 +296,11 @@ doctor: $(DEVINFO)
 # make slurm-script SUBMISSIONS=dir  the same as a Slurm job array: OUT/slurm/
 # OUT (default <SUBMISSIONS>-graded; only from the command line), LAB,
 # BUILD_ONLY=1 (build and check, run nothing: no GPU), JOBS (builds at once),
-# GPUS=0,1 (default: every visible GPU), SEED, TIMEOUT, COURSE,
-# SANDBOX=auto|require|off; for Slurm: CHUNK (submissions per array task,
+# GPUS=0,1 (default: every visible GPU), SEED, TIMEOUT, COURSE; the sandbox:
+# SANDBOX=off (grade UNSANDBOXED: without it nothing is graded), SANDBOX_USER
+# (run as root: the account student code runs as, default nobody),
+# SANDBOX_NPROC, SANDBOX_MEM (e.g. 8G), SANDBOX_CGROUP (a delegated cgroup v2
+# folder for pids.max and memory.max); for Slurm: CHUNK (submissions per array task,
 # default 1), PARTITION, SLURM_TIME, SLURM_CPUS, SLURM_ARGS (one #SBATCH
 # line per word, e.g. "--account=cs759 --qos=class").
 BATCH_SRCS := collect.c sandbox.c sched.c book.c slurm.c util.c
@@ -287,7 +313,11 @@ BATCH_ARGS  = --repo . --build $(BUILD) --objs $(B) --grader $(GRADER) --devinfo
               --out "$(BATCH_OUT)" $(if $(LAB),--lab $(LAB)) $(if $(BUILD_ONLY),--build-only) \
               $(if $(JOBS),--jobs $(JOBS)) $(if $(GPUS),--gpus $(GPUS)) \
               $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout-cap $(TIMEOUT)) \
-              $(if $(COURSE),--course $(COURSE)) $(if $(SANDBOX),--sandbox $(SANDBOX))
+              $(if $(COURSE),--course $(COURSE)) $(if $(SANDBOX),--sandbox $(SANDBOX)) \
+              $(if $(SANDBOX_USER),--sandbox-user $(SANDBOX_USER)) \
+              $(if $(SANDBOX_NPROC),--nproc $(SANDBOX_NPROC)) \
+              $(if $(SANDBOX_MEM),--mem $(SANDBOX_MEM)) \
+              $(if $(SANDBOX_CGROUP),--cgroup $(SANDBOX_CGROUP))
 
 $(BATCH): $(BUILD)/host/tools/batch/main.o $(BATCH_LIB) $(BUILD)/host/grader/proc.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -318,12 +348,15 @@ test-deps:
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/tests/%,$(wildcard tests/unit/test_*.c))
 UNIT_LIB   := $(filter-out $(BUILD)/host/grader/main.o,$(GRADER_OBJS)) \
-              $(patsubst %,$(BUILD)/host/common/%.o,check rng stats result diag)
+              $(patsubst %,$(BUILD)/host/common/%.o,check rng stats result diag lockdown)
 
 $(BUILD)/host/tests/%: tests/unit/%.c $(UNIT_LIB) | test-deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) -Igrader -Icommon \
 		-o $@ $< $(UNIT_LIB) $(shell pkg-config --libs $(TEST_DEPS) 2>/dev/null) $(LDLIBS)
+
+# The lockdown test starts threads (glibc before 2.34 needs -pthread).
+$(BUILD)/host/tests/test_lockdown: LDLIBS += -pthread
 
 $(BUILD)/host/tests/fake_child: tests/unit/fake_child.c
 	@mkdir -p $(@D)
@@ -343,7 +376,7 @@ test-unit: test-deps $(UNIT_TESTS) $(BUILD)/host/tests/fake_child
 test: test-deps
 	@$(MAKE) --no-print-directory test-unit tools
 	@BUILD=$(BUILD) B=$(B) GRADER=$(GRADER) DEVINFO=$(DEVINFO) MAKE="$(MAKE)" \
-		SANITIZER="$(SANITIZER)" sh tests/run.sh
+		SANITIZER="$(SANITIZER)" NVCC="$(NVCC)" sh tests/run.sh
 
 clean:
 	rm -rf $(BUILD)
@@ -353,7 +386,8 @@ clean:
 #                    no self-test corpus), $(DIST)/cuda-workbook-instructor.tar.gz
 # calibrate          naive and solution speedups on this GPU, RUNS times, and
 #                    tiers proposed from them: $(CALIBRATE_OUT)/course.conf
-# gradescope-bundle  $(DIST)/gradescope/autograder.zip (LAB=, COURSE=, SM=)
+# gradescope-bundle  $(DIST)/gradescope/autograder.zip (LAB=, COURSE=, SM=;
+#                    it grades in make batch's sandbox: SANDBOX=off, SANDBOX_*)
 # print-VAR          a make variable's value, for scripts
 DIST          ?= dist
 RUNS          ?= 5
@@ -377,6 +411,8 @@ gradescope-bundle:
 	$(call instructor_tool,tools/gradescope/bundle.sh)
 	@LAB="$(LAB)" COURSE="$(COURSE)" \
 		BUNDLE_SM="$(if $(filter command line environment,$(origin SM)),$(SM))" \
+		SANDBOX="$(SANDBOX)" SANDBOX_USER="$(SANDBOX_USER)" \
+		SANDBOX_NPROC="$(SANDBOX_NPROC)" SANDBOX_MEM="$(SANDBOX_MEM)" \
 		sh tools/gradescope/bundle.sh "$(DIST)/gradescope"
 
 print-%:

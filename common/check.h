@@ -46,6 +46,14 @@ struct wb_cmp {
 	struct wb_mismatch shown[WB_MAX_SHOWN];
 };
 
+/*
+ * The absolute tolerance for a row of n reference values whose scale may be
+ * tiny (rows of 1e-20 in the RMSNorms): atol times the row's largest |want|
+ * when that is under 1, and never under floor (under 1.2e-38 floats are
+ * subnormal, or flushed to zero). Ordinary rows keep their atol.
+ */
+double wb_row_atol(const double *want, size_t n, double atol, double floor);
+
 /* Is got within atol + rtol * |want| of want? NaN never is. */
 int wb_close(double got, double want, double atol, double rtol);
 

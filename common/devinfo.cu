@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * devinfo.cu - what GPU is here, and how fast can it copy?
+ * devinfo.cu - what GPU is here, and how fast can it read, write, copy?
  *
  *   devinfo           a human summary (make doctor)
  *   devinfo --probe   "key value" lines for the grader's driver
@@ -8,18 +8,24 @@
  *
  * With no usable GPU it prints one line saying why and exits 2.
  *
- * The copy bandwidth is the grader's speed of light for memory-bound
- * exercises: a grid-stride float4 copy of 256 MiB (far past any L2), the
- * median of 30 timed runs, counting bytes read plus bytes written.
+ * The bandwidths are measured with the harness's own probes (probe.h):
+ * the best of two read-only kernels, of a write-only kernel and
+ * cudaMemsetAsync, of a copy kernel and cudaMemcpyAsync, over 256 MiB (far
+ * past any L2), each the median of PROBE_RUNS timed runs. The copy counts
+ * bytes read plus bytes written. The runners measure the read and write
+ * rates again, beside the code they judge; these, taken where no student
+ * code was loaded, are what the grader compares them with.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "workbook.h"
 
-#define COPY_BYTES (256u << 20)
-#define COPY_RUNS 30
+#define PROBE_BYTES (256u << 20)
+#define PROBE_RUNS 15
 
 void wb_cuda_fatal(cudaError_t err, const char *call, const char *file,
 		   int line)
@@ -34,16 +40,6 @@ void wb_todo(const char *what, const char *file, int line)
 	(void)what, (void)file, (void)line;
 }
 
-__global__ void copy_kernel(const float4 *__restrict__ in,
-			    float4 *__restrict__ out, size_t n)
-{
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-	     i += stride)
-		out[i] = in[i];
-}
-
 static int cmp_float(const void *a, const void *b)
 {
 	float x = *(const float *)a, y = *(const float *)b;
@@ -51,33 +47,58 @@ static int cmp_float(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double copy_gbps(const cudaDeviceProp *p)
+/* GB/s of probe p over PROBE_BYTES: the median of PROBE_RUNS runs. */
+static double probe_gbps(enum wb_probe p, void *a, void *b)
 {
-	size_t n = COPY_BYTES / sizeof(float4);
-	int blocks = p->multiProcessorCount * 4;
-	float ms[COPY_RUNS];
-	cudaEvent_t a, b;
-	float4 *in, *out;
+	float ms[PROBE_RUNS];
+	cudaEvent_t e0, e1;
 
-	CUDA_CHECK(cudaMalloc(&in, COPY_BYTES));
-	CUDA_CHECK(cudaMalloc(&out, COPY_BYTES));
-	CUDA_CHECK(cudaMemset(in, 1, COPY_BYTES));
-	CUDA_CHECK(cudaEventCreate(&a));
-	CUDA_CHECK(cudaEventCreate(&b));
-	for (int i = -3; i < COPY_RUNS; i++) {
-		CUDA_CHECK(cudaEventRecord(a, 0));
-		copy_kernel<<<blocks, 512>>>(in, out, n);
-		CUDA_CHECK_LAUNCH();
-		CUDA_CHECK(cudaEventRecord(b, 0));
-		CUDA_CHECK(cudaEventSynchronize(b));
+	CUDA_CHECK(cudaEventCreate(&e0));
+	CUDA_CHECK(cudaEventCreate(&e1));
+	for (int i = -3; i < PROBE_RUNS; i++) {
+		CUDA_CHECK(cudaEventRecord(e0, 0));
+		CUDA_CHECK(wb_probe_run(p, a, b, PROBE_BYTES));
+		CUDA_CHECK(cudaEventRecord(e1, 0));
+		CUDA_CHECK(cudaEventSynchronize(e1));
 		if (i >= 0)
-			CUDA_CHECK(cudaEventElapsedTime(&ms[i], a, b));
+			CUDA_CHECK(cudaEventElapsedTime(&ms[i], e0, e1));
 	}
-	qsort(ms, COPY_RUNS, sizeof(float), cmp_float);
-	CUDA_CHECK(cudaFree(in));
-	CUDA_CHECK(cudaFree(out));
-	return 2.0 * COPY_BYTES /
-	       ((ms[COPY_RUNS / 2 - 1] + ms[COPY_RUNS / 2]) / 2 * 1e-3) / 1e9;
+	qsort(ms, PROBE_RUNS, sizeof(float), cmp_float);
+	CUDA_CHECK(cudaEventDestroy(e0));
+	CUDA_CHECK(cudaEventDestroy(e1));
+	return wb_probe_moved(p, PROBE_BYTES) / (ms[PROBE_RUNS / 2] * 1e-3) / 1e9;
+}
+
+struct rates {
+	double read, write, copy;
+};
+
+static double best(enum wb_probe p, enum wb_probe q, void *a, void *b)
+{
+	double x = probe_gbps(p, a, b), y = probe_gbps(q, a, b);
+
+	return x > y ? x : y;
+}
+
+static void measure(struct rates *r)
+{
+	void *a, *b;
+
+	CUDA_CHECK(wb_probe_init());
+	CUDA_CHECK(cudaMalloc(&a, PROBE_BYTES));
+	CUDA_CHECK(cudaMalloc(&b, PROBE_BYTES));
+	CUDA_CHECK(wb_fill_pattern(a, PROBE_BYTES, 1));
+	r->read = best(WB_PROBE_READ4, WB_PROBE_READ8, a, b);
+	r->write = best(WB_PROBE_WRITE4, WB_PROBE_MEMSET, a, b);
+	r->copy = best(WB_PROBE_COPY4, WB_PROBE_MEMCPY, a, b);
+	CUDA_CHECK(cudaFree(a));
+	CUDA_CHECK(cudaFree(b));
+}
+
+/* FP32 lanes per SM: 64 on Turing and the A100, 128 since (sm_86 on). */
+static int fp32_lanes(int major, int minor)
+{
+	return major < 8 || (major == 8 && minor == 0) ? 64 : 128;
 }
 
 static void version(int v, char *buf, size_t n)
@@ -89,8 +110,10 @@ int main(int argc, char **argv)
 {
 	int probe = argc > 1 && strcmp(argv[1], "--probe") == 0;
 	int check = argc > 1 && strcmp(argv[1], "--check") == 0;
-	int count = 0, drv = 0, rt = 0;
+	int count = 0, drv = 0, rt = 0, clock_khz = 0;
 	char dbuf[16], rbuf[16];
+	struct rates r;
+	double fp32;
 	cudaDeviceProp p;
 	cudaError_t err = cudaGetDeviceCount(&count);
 
@@ -115,21 +138,31 @@ int main(int argc, char **argv)
 	}
 	if (check)
 		return 0;
+	CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+	measure(&r);
+	/* The CUDA cores' fp32 peak at the highest SM clock: the ceiling of
+	 * FLOP/s where NVML gives no clock (grader/plausible.c). */
+	fp32 = 2.0 * p.multiProcessorCount * fp32_lanes(p.major, p.minor) *
+	       clock_khz * 1e3 / 1e12;
 	if (probe) {
 		printf("name %s\ncc %d%d\nsms %d\nl2_mb %.1f\nmem_gb %.1f\n"
-		       "driver %s\nruntime %s\ncopy_gbps %.1f\n",
+		       "driver %s\nruntime %s\ncopy_gbps %.1f\nread_gbps %.1f\n"
+		       "write_gbps %.1f\nclock_mhz %.0f\nfp32_tflops %.2f\n",
 		       p.name, p.major, p.minor, p.multiProcessorCount,
 		       p.l2CacheSize / 1048576.0, p.totalGlobalMem / 1e9, dbuf,
-		       rbuf, copy_gbps(&p));
+		       rbuf, r.copy, r.read, r.write, clock_khz / 1e3, fp32);
 		return 0;
 	}
 	printf("GPU          %s (%d visible)\n", p.name, count);
-	printf("compute      %d.%d (build with SM=%d%d), %d SMs\n", p.major,
-	       p.minor, p.major, p.minor, p.multiProcessorCount);
+	printf("compute      %d.%d (build with SM=%d%d), %d SMs at up to %.0f "
+	       "MHz\n", p.major, p.minor, p.major, p.minor,
+	       p.multiProcessorCount, clock_khz / 1e3);
 	printf("memory       %.1f GB, L2 %.0f MB\n", p.totalGlobalMem / 1e9,
 	       p.l2CacheSize / 1048576.0);
 	printf("CUDA         driver supports %s, runtime %s\n", dbuf, rbuf);
-	printf("copy         %.0f GB/s (float4 copy of 256 MiB, read + write)\n",
-	       copy_gbps(&p));
+	printf("bandwidth    read %.0f, write %.0f, copy %.0f GB/s (256 MiB, the "
+	       "best of the grader's probes; copy counts read + write)\n",
+	       r.read, r.write, r.copy);
+	printf("fp32         %.1f TFLOP/s peak on the CUDA cores\n", fp32);
 	return 0;
 }

@@ -78,6 +78,7 @@ struct wb_diag {
 	/* Set by the runner. */
 	int bench_wrong;  /* the small sizes passed, a benchmark shape not */
 	int timed_wrong;  /* the output of a timed run was wrong */
+	int timed_oob;    /* ... or wrote past a buffer's end */
 	int fresh_wrong;  /* wrong once the inputs changed under it */
 	int input_modified; /* the code wrote into an input */
 	char first_fail[48];

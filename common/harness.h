@@ -14,11 +14,11 @@
  *   check(c)      compare the outputs (host copies) with a double-precision
  *                 reference computed from the host inputs; report with
  *                 wb_check_*() or wb_fail();
- *   bytes(s)      the fewest bytes a kernel must move for size s (each input
- *                 read once, each output written once): the speed of light.
- *   flops(s)      optional, for compute-bound exercises (matmul): the
- *                 floating-point operations of size s, so the report shows
- *                 FLOP/s beside GB/s.
+ *   traffic(s, t) the fewest bytes a kernel must read and write at size s
+ *                 (each input read once, each output written once) and, for
+ *                 compute-bound exercises (matmul), its floating-point
+ *                 operations: with the rates measured in the same run, the
+ *                 speed of light the tiers are shares of.
  *
  * The harness (runner.c) does the rest: it uploads inputs, poisons outputs,
  * guards them with canaries, checks inputs are unchanged, times the student
@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "check.h"
+#include "fresh_hash.h"
 #include "rng.h"
 
 #define WB_MAX_BUFS 8
@@ -113,10 +114,34 @@ struct wb_size {
 	size_t n[WB_MAX_DIMS];
 };
 
-/* Performance points earned once the speedup reaches `speedup`. */
+/*
+ * Performance points earned once the code reaches `share` of its ideal
+ * time on this GPU (0.7: 70% of the speed of light, ideal time / time).
+ * The grader turns each share into a speedup over the naive for the GPU
+ * at hand, from what it measured in the same run (docs/grading.md,
+ * section 5): the tiers mean the same on every GPU.
+ */
 struct wb_tier {
-	double speedup;
+	double share;
 	double points;
+};
+
+/* What an exercise's ideal time, the base of its tiers' shares, is. */
+enum wb_ideal {
+	WB_IDEAL_DRAM,  /* its bytes read and written at the rates the probes
+			 * measure in the same timing rounds */
+	WB_IDEAL_PEER,  /* the library peer (cuBLAS), timed by the grader in a
+			 * process without the student's code */
+	WB_IDEAL_INSTR, /* the naive's time over instr_speedup, where the naive
+			 * and the best code are bound by the same instruction
+			 * pipelines (divergence), or the DRAM time if longer */
+};
+
+/* What an exercise must move and compute at one size. */
+struct wb_traffic {
+	double read;  /* bytes: each input read once */
+	double write; /* bytes: each output written once */
+	double flops; /* floating-point operations; 0 for memory-bound work */
 };
 
 enum wb_buf_kind {
@@ -130,6 +155,7 @@ enum wb_buf_kind {
 struct wb_buf {
 	const char *name;
 	enum wb_buf_kind kind;
+	enum wb_fresh fresh; /* how timed calls perturb it (inputs, in-out) */
 	void *host;     /* inputs: the contents uploaded; outputs: read back */
 	void *init;     /* in-out: the initial contents, for the reference */
 	void *dev;      /* the pointer handed to the code under test */
@@ -147,6 +173,9 @@ struct wb_ctx {
 	void *work;        /* scratch for the code under test, or NULL */
 	size_t work_bytes;
 	int failed;        /* check() found this size wrong */
+	unsigned long inputs_gen; /* new whenever the host inputs change (the
+				   * timed rounds' fresh inputs): a reference
+				   * kept between checks is keyed on it */
 };
 
 struct wb_exercise {
@@ -159,21 +188,20 @@ struct wb_exercise {
 					      * combined by geometric mean */
 	double points_correct;               /* for passing every size */
 	double points_speed;                 /* for reaching the top tier */
-	struct wb_tier tiers[WB_MAX_TIERS];  /* rising; ends at speedup 0 */
+	struct wb_tier tiers[WB_MAX_TIERS];  /* rising; ends at share 0 */
+	enum wb_ideal ideal;                 /* what the shares are of */
+	double instr_speedup;                /* WB_IDEAL_INSTR: the best code's
+					      * speedup where both it and the
+					      * naive are instruction-bound */
 	unsigned profile;                    /* WB_PROF_* groups make profile
 					      * shows (0: WB_PROF_DEFAULT) */
 	double timeout_s;                    /* the whole exercise process */
 	size_t work_bytes;                   /* scratch given to the entry */
-	int peer_in_grade;                   /* also time the library peer
-					      * when grading, and report the
-					      * student against it (matmul
-					      * against cuBLAS); not scored */
 
 	int (*setup)(struct wb_ctx *c);
 	int (*run)(struct wb_ctx *c, enum wb_impl impl);
 	void (*check)(struct wb_ctx *c);
-	double (*bytes)(const struct wb_size *s);
-	double (*flops)(const struct wb_size *s); /* NULL: memory-bound */
+	void (*traffic)(const struct wb_size *s, struct wb_traffic *t);
 	struct wb_rule rules[WB_MAX_RULES];  /* technique checks; end at
 					      * kind WB_RULE_END */
 };
@@ -193,6 +221,17 @@ void *wb_output(struct wb_ctx *c, const char *name, size_t bytes);
 /* In-out: fill the returned host side with the initial contents; after the
  * call, host holds the result and init the initial contents. */
 void *wb_inout(struct wb_ctx *c, const char *name, size_t bytes);
+/*
+ * The same, saying how each timed call may perturb the contents, so that
+ * no timed call sees inputs an earlier one saw (fresh_hash.h): about half
+ * the floats get their sign flipped, buffers where any value is valid get
+ * any bits. Inputs declared with wb_input() stay as they are (indices,
+ * counts).
+ */
+void *wb_input_as(struct wb_ctx *c, const char *name, size_t bytes,
+		  enum wb_fresh fresh);
+void *wb_inout_as(struct wb_ctx *c, const char *name, size_t bytes,
+		  enum wb_fresh fresh);
 
 /* For run(): the device pointer of the i-th declared buffer. */
 static inline void *wb_dev(const struct wb_ctx *c, int i)

@@ -7,25 +7,76 @@
 #ifndef WB_KNOBS_H
 #define WB_KNOBS_H
 
-/* Untimed runs of each implementation first: module load, lazy loading of
- * kernels and first-touch page mapping stay out of the samples. */
-#define WB_WARMUP_RUNS 3
+/* Untimed rounds first, for at least this long and this many rounds:
+ * module load, lazy loading of kernels, first-touch page mapping and the
+ * clock ramp of a GPU that was idle (an idle H100 sits at 345 MHz) stay
+ * out of the samples; the spacer's clock reading shows the rest. */
+#define WB_WARMUP_MS 200.0
+#define WB_WARMUP_ROUNDS 3
 
-/* At least this many samples of each series: below ~15 the quartiles that
- * the median's error estimate rests on are themselves unreliable. */
+/* At least this many rounds (every implementation once each): below ~15
+ * the order statistics that bound the median are themselves unreliable. */
 #define WB_MIN_SAMPLES 15
 
-/* Never more than this many: enough for a 0.2% median on a noisy GPU. Odd,
- * because sampling stops only after a forward round (an odd count). */
+/* Never more than this many rounds. Odd, because sampling stops only
+ * after a forward round (an odd count). */
 #define WB_MAX_SAMPLES 401
 
-/* Stop once each median's estimated relative standard error is under this:
- * 0.5% keeps a 1.15x tier boundary far outside the noise. */
+/* Stop when the 95% confidence interval of the exercise's points (from
+ * the order statistics of the paired per-round ratios) is this narrow:
+ * the grade is then known to half a point either way, wherever it lies
+ * between or beyond the tiers. */
+#define WB_POINTS_TOL 1.0
+#define WB_CI_Z 1.96
+
+/* Reference runs (no student code: make bench, the grader's reference of
+ * each exercise) stop when each median's estimated relative standard
+ * error is under this. */
 #define WB_TARGET_REL_ERR 0.005
 
 /* Cap on one exercise's timing loop (seconds of wall clock), so a very slow
  * submission cannot stretch a class's grading run. */
 #define WB_MAX_TIMING_S 6.0
+
+/* The spacer before each sample keeps every SM busy this long: more than
+ * the host needs to queue the start event and the code's first launch
+ * (~5-10 us), so launch latency is not timed, and long enough for the SM
+ * clock it measures to be known to a few percent. */
+#define WB_SPACER_US 30.0
+
+/* A round whose spacer saw the SM clock below this share of the median
+ * clock so far is thrown away (a throttled or ramping GPU), unless more
+ * than WB_THROTTLE_MAX_SHARE of the rounds would go: then the GPU runs
+ * throttled, every round counts, and the report says so. */
+#define WB_THROTTLE_FRAC 0.90
+#define WB_THROTTLE_MAX_SHARE 0.25
+
+/* Device work still running after the code returned (another stream) is
+ * counted when the device-wide synchronisation after the stop event ends
+ * later than for an empty region by more than three of its interquartile
+ * ranges or this, whichever is larger. */
+#define WB_TAIL_MIN_US 5.0
+
+/* Timed calls whose outputs are checked: each round's student call with
+ * this probability, at most WB_VERIFY_MAX of them, then one more call on
+ * new inputs after the timing, always. */
+#define WB_VERIFY_P 0.125
+#define WB_VERIFY_MAX 3
+
+/* Traffic below this many bytes (the 4-byte result of a sum) is not
+ * probed: its time is within the noise of the rest. */
+#define WB_PROBE_MIN_BYTES (1u << 20)
+
+/*
+ * Points are continuous in the speedup: 0 up to WB_ZERO_SPEEDUP over the
+ * naive (5%: the most two runs of one code differ; below it a code is not
+ * measurably faster than the naive), then linear from tier to tier. Tier k
+ * also needs at least WB_ZERO_SPEEDUP x WB_TIER_STEP^k over the naive, on
+ * a GPU where the naive itself comes close to the speed of light: no tier
+ * then sits within the noise of the naive or of the tier below.
+ */
+#define WB_ZERO_SPEEDUP 1.05
+#define WB_TIER_STEP 1.03
 
 /* The L2 flush writes max(2 x L2, this) bytes before every sample: twice
  * the L2 evicts every line whatever the replacement policy. */

@@ -11,8 +11,8 @@
  * pass (its default --cache-control all), as the grader's timing does.
  *
  * The record says (result.h): "shape <label>", "profile <groups>" (the
- * exercise's WB_PROF_* mask), "bytes <minimum>" (the task's bytes() at
- * this shape), "flops <count>" for a compute-bound task (one with flops():
+ * exercise's WB_PROF_* mask), "bytes <minimum>" (the task's traffic() at
+ * this shape, read plus written), "flops <count>" for a compute-bound task (one with flops:
  * the grader then does not read a busy SM as wasted instructions), then
  * the verdict: PASS when the call ran, NOT_IMPLEMENTED,
  * COMPILE_ERROR (no entry point), or GRADER_ERROR / CRASH from a CUDA
@@ -72,10 +72,14 @@ void wb_profile_mode(const struct wb_exercise *ex, uint64_t seed,
 	       wb_lab.name, ex->name, impl_name[impl], s->label);
 	wb_result("shape", "%s", s->label);
 	wb_result("profile", "%u", ex->profile ? ex->profile : WB_PROF_DEFAULT);
-	if (ex->bytes)
-		wb_result("bytes", "%.0f", ex->bytes(s));
-	if (ex->flops)
-		wb_result("flops", "%.0f", ex->flops(s));
+	if (ex->traffic) {
+		struct wb_traffic t = { 0 };
+
+		ex->traffic(s, &t);
+		wb_result("bytes", "%.0f", t.read + t.write);
+		if (t.flops > 0)
+			wb_result("flops", "%.0f", t.flops);
+	}
 	wb_ctx_init(&c, ex, s, seed); /* the grade's inputs at this seed */
 
 	if (call(&c, impl) == WB_MISSING) {

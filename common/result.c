@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "result.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -8,8 +10,27 @@ static FILE *chan;
 
 int wb_result_open(const char *path)
 {
+	if (!path && chan)
+		return 0; /* opened by wb_result_open_fd() */
 	chan = path ? fopen(path, "w") : stdout;
 	return chan ? 0 : -1;
+}
+
+int wb_result_open_fd(int fd)
+{
+	int flags = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+
+	if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY) {
+		errno = EBADF; /* not open, or not for writing */
+		return -1;
+	}
+	chan = fdopen(fd, "w");
+	return chan ? 0 : -1;
+}
+
+int wb_result_fd(void)
+{
+	return chan ? fileno(chan) : -1;
 }
 
 void wb_result(const char *key, const char *fmt, ...)

@@ -13,14 +13,26 @@
  *   bytes <bytes at the benchmark size>
  *   seed <seed>
  *   end
+ *
+ * The driver hands the runner the write end of a pipe (--result-fd): a
+ * pipe cannot be rewound, so what the runner said cannot be rewritten,
+ * and anything written after "end" makes the record unreadable.
  */
 #ifndef WB_RESULT_H
 #define WB_RESULT_H
 
 #include <stdio.h>
 
-/* Open the channel at path (NULL: standard output). 0 or -1. */
+/*
+ * Open the channel at path (NULL: standard output, unless
+ * wb_result_open_fd() has opened one: that one is kept). 0 or -1.
+ */
 int wb_result_open(const char *path);
+/* Open the channel on descriptor fd, which must be open for writing (the
+ * driver's pipe). 0, or -1 with errno set. */
+int wb_result_open_fd(int fd);
+/* The channel's descriptor (to keep writable: lockdown.h), or -1. */
+int wb_result_fd(void);
 /* Write "key value" where value is printf-formatted; newlines become spaces. */
 void wb_result(const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

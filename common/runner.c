@@ -12,24 +12,33 @@
  *   runner --rules          (the lab's technique rules: rules.c)
  *   runner --exercise NAME [--seed N] [--result FILE] [--mode MODE]
  *          [--size LABEL]   (that size alone, untimed: make grade SIZE=)
+ *          [--tiers "share|speedup X:P ..."] [--peer-us US] [--exact]
  *
  * Modes: grade (every size, then time student against naive at the
- * benchmark size), quick (the small sizes only, no timing: for sanitizers),
- * bench (the benchmark size only: naive, submission and peer timed). An
- * exercise with peer_in_grade times its peer when grading too. profile
+ * benchmark size, stopping once the grade under --tiers is known: bench.c),
+ * quick (the small sizes only, no timing: for sanitizers; --exact allocates
+ * every buffer to its exact size for them), bench (the benchmark size only:
+ * naive and submission timed until their medians are known), reference
+ * (no submission: the naive and the library peer, for the grader's
+ * reference; the lab's `info` binary, which alone links the peers), profile
  * (one call of --impl at benchmark shape --shape, for Nsight Compute:
- * profile_mode.c).
+ * profile_mode.c). --peer-us gives the peer's time the reference measured,
+ * for exercises whose ideal is the peer (matmul).
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "integrity.h"
 #include "knobs.h"
+#include "lockdown.h"
+#include "probe.h"
 #include "profile_mode.h"
 #include "result.h"
 #include "runner.h"
@@ -37,7 +46,8 @@
 #include "verdict.h"
 #include "workbook.h"
 
-enum mode { MODE_GRADE, MODE_QUICK, MODE_BENCH, MODE_PROFILE };
+enum mode { MODE_GRADE, MODE_QUICK, MODE_BENCH, MODE_REFERENCE,
+	    MODE_PROFILE };
 
 static const char *const impl_names[WB_IMPL_COUNT] = {
 	[WB_STUDENT] = "student", [WB_NAIVE] = "naive", [WB_PEER] = "peer",
@@ -60,6 +70,13 @@ void wb_where(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(where_now, sizeof(where_now), fmt, ap);
 	va_end(ap);
+}
+
+void wb_now(enum wb_impl impl)
+{
+	impl_now = impl;
+	if (impl == WB_STUDENT)
+		student_started = 1;
 }
 
 static void __attribute__((noreturn)) finish(enum wb_verdict v, int code)
@@ -177,6 +194,7 @@ void wb_ctx_init(struct wb_ctx *c, const struct wb_exercise *ex,
 	c->ex = ex;
 	c->size = s;
 	wb_rng_seed(&c->rng, wb_seed_mix(wb_seed_mix(seed, ex->name), s->label));
+	c->inputs_gen = wb_next_gen();
 	wb_where("setting up size %s", s->label);
 	if (ex->setup(c))
 		wb_die("setup of %s at %s failed", ex->name, s->label);
@@ -189,13 +207,11 @@ enum call_status { CALL_OK, CALL_WRONG, CALL_OOB, CALL_TODO, CALL_MISSING };
 /* Call impl once on fresh poison and check everything it wrote. */
 static enum call_status checked_call(struct wb_ctx *c, enum wb_impl impl)
 {
-	impl_now = impl;
+	wb_now(impl);
 	c->failed = 0;
 	wb_bufs_poison(c);
 	WB_CUDA(cudaDeviceSynchronize());
 	wb_todo_hit = 0;
-	if (impl == WB_STUDENT)
-		student_started = 1;
 	wb_where("running the %s code at size %s", impl_names[impl],
 		 c->size->label);
 	if (c->ex->run(c, impl) == WB_MISSING) {
@@ -220,79 +236,6 @@ static enum call_status checked_call(struct wb_ctx *c, enum wb_impl impl)
 		return CALL_OOB;
 	c->ex->check(c);
 	return c->failed ? CALL_WRONG : CALL_OK;
-}
-
-/* One round: every impl once, forward on even rounds, backward on odd. */
-static void time_round(struct wb_timer *t, struct wb_ctx *c,
-		       const enum wb_impl *impls, int k, size_t round,
-		       double **ms, double **host)
-{
-	for (int j = 0; j < k; j++) {
-		int i = round % 2 ? k - 1 - j : j;
-
-		impl_now = impls[i];
-		wb_where("timing the %s code", impl_names[impls[i]]);
-		wb_fresh_next(c, impls[i]); /* before the flush: untimed */
-		ms[i][round] = wb_time_sample(t, c, impls[i], &host[i][round]);
-	}
-}
-
-/*
- * Time the impls interleaved at the benchmark size until the stopping rule
- * says the medians are known. The student comes last in impls and rounds
- * are stopped after a forward one, so the buffers end up holding a timed
- * student output, which the caller checks again.
- */
-static void time_impls(struct wb_ctx *c, const enum wb_impl *impls, int k,
-		       struct wb_summary *ev, struct wb_summary *hc)
-{
-	const struct wb_stop_rule rule = {
-		.min_samples = WB_MIN_SAMPLES, .max_samples = WB_MAX_SAMPLES,
-		.target_rel_err = WB_TARGET_REL_ERR,
-		.max_seconds = WB_MAX_TIMING_S,
-	};
-	double *ms[WB_IMPL_COUNT], *host[WB_IMPL_COUNT], t0;
-	double err[WB_IMPL_COUNT];
-	struct wb_timer t;
-	struct timespec ts;
-	size_t round;
-
-	wb_timer_init(&t);
-	for (int i = 0; i < k; i++) {
-		ms[i] = calloc(WB_MAX_SAMPLES, sizeof(double));
-		host[i] = calloc(WB_MAX_SAMPLES, sizeof(double));
-		if (!ms[i] || !host[i])
-			wb_die("out of host memory for samples");
-	}
-	for (int w = 0; w < WB_WARMUP_RUNS; w++)
-		time_round(&t, c, impls, k, 0, ms, host); /* overwritten below */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	t0 = ts.tv_sec + ts.tv_nsec * 1e-9;
-	for (round = 0;; round++) {
-		time_round(&t, c, impls, k, round, ms, host);
-		if (round % 2)
-			continue;
-		for (int i = 0; i < k; i++) {
-			struct wb_summary s;
-
-			wb_summarize(ms[i], round + 1, &s);
-			err[i] = wb_median_rel_err(&s);
-		}
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		if (wb_should_stop(&rule, round + 1,
-				   ts.tv_sec + ts.tv_nsec * 1e-9 - t0, err, k))
-			break;
-	}
-	for (int i = 0; i < k; i++) {
-		wb_summarize(ms[i], round + 1, &ev[impls[i]]);
-		wb_summarize(host[i], round + 1, &hc[impls[i]]);
-		printf("  %-8s median %10.2f us  (IQR %.1f%%, %zu samples)\n",
-		       impl_names[impls[i]], ev[impls[i]].median * 1e3,
-		       100 * wb_rel_iqr(&ev[impls[i]]), round + 1);
-		free(ms[i]);
-		free(host[i]);
-	}
-	wb_timer_free(&t);
 }
 
 static void init_device(void)
@@ -361,150 +304,174 @@ static int require_ok(struct wb_ctx *c, enum wb_impl impl)
 	return 0;
 }
 
-/* What timing one benchmark shape measured, per implementation. */
-struct shape_time {
-	struct wb_summary ev[WB_IMPL_COUNT]; /* the samples (ms) */
-	struct wb_summary hc[WB_IMPL_COUNT]; /* host clock cross-check (ms) */
-	int timed[WB_IMPL_COUNT];
-	double bytes;
-	double flops;
-};
+/* How the driver scores this exercise (--tiers, --peer-us): bench.h. */
+static struct wb_decision decision;
 
-/*
- * After timing: one more call, on the input set the student's last timed
- * call did not see (fresh.c). A result kept from an earlier call is wrong.
- */
-static void fresh_call(struct wb_ctx *c)
-{
-	if (wb_fresh_flip(c) || checked_call(c, WB_STUDENT) == CALL_OK)
-		return;
-	wb_result("detail", "a call on new inputs in the same buffers, right "
-			    "after the timed calls, was wrong");
-	wb_diag.fresh_wrong = 1;
-	c->failed = 1;
-}
-
-/* Check one benchmark shape, time it, and check a timed output again. */
+/* Check one benchmark shape, then time it (bench.c). */
 static enum wb_verdict bench_shape(const struct wb_exercise *ex,
 				   const struct wb_size *s, uint64_t seed,
-				   int with_peer, struct shape_time *st)
+				   enum wb_bench_kind kind,
+				   struct wb_shape_time *st)
 {
-	enum wb_impl impls[WB_IMPL_COUNT];
+	struct wb_decision d = decision;
 	enum call_status cs;
+	enum wb_verdict v;
 	struct wb_ctx c;
-	int k = 0;
 
-	memset(st, 0, sizeof(*st));
 	wb_ctx_init(&c, ex, s, seed);
-	wb_diag_call_begin(&wb_diag, 0);
-	cs = checked_call(&c, WB_STUDENT);
-	wb_diag_call_end(&wb_diag, cs == CALL_OK);
-	if (cs == CALL_TODO)
-		not_implemented();
-	wb_diag_add_size(&wb_diag, s->label, s->n, cs == CALL_OK, 1);
-	wb_diag.bench_wrong |= cs != CALL_OK;
-	wb_result("size", "%s %s", s->label, cs == CALL_OK ? "ok" : "fail");
-	printf("  %-14s %s\n", s->label, cs == CALL_OK ? "ok" : "FAIL");
-	if (cs != CALL_OK) {
-		wb_bufs_free(&c);
-		return verdict_of(cs == CALL_WRONG, cs == CALL_OOB);
+	if (kind != WB_BENCH_REFERENCE) {
+		wb_diag_call_begin(&wb_diag, 0);
+		cs = checked_call(&c, WB_STUDENT);
+		wb_diag_call_end(&wb_diag, cs == CALL_OK);
+		if (cs == CALL_TODO)
+			not_implemented();
+		wb_diag_add_size(&wb_diag, s->label, s->n, cs == CALL_OK, 1);
+		wb_diag.bench_wrong |= cs != CALL_OK;
+		wb_result("size", "%s %s", s->label, cs == CALL_OK ? "ok" : "fail");
+		printf("  %-14s %s\n", s->label, cs == CALL_OK ? "ok" : "FAIL");
+		if (cs != CALL_OK) {
+			wb_bufs_free(&c);
+			return verdict_of(cs == CALL_WRONG, cs == CALL_OOB);
+		}
 	}
 	require_ok(&c, WB_NAIVE);
-	impls[k++] = WB_NAIVE;
-	if (with_peer && require_ok(&c, WB_PEER) == 0)
-		impls[k++] = WB_PEER;
-	impls[k++] = WB_STUDENT;
-	wb_fresh_start(&c, seed);
+	if (kind == WB_BENCH_REFERENCE)
+		d.with_peer = require_ok(&c, WB_PEER) == 0;
 	printf("timing at %s (L2 flushed before every sample)\n", s->label);
-	time_impls(&c, impls, k, st->ev, st->hc);
-	for (int i = 0; i < k; i++)
-		st->timed[impls[i]] = 1;
-	st->bytes = ex->bytes ? ex->bytes(s) : 0;
-	st->flops = ex->flops ? ex->flops(s) : 0;
-
-	impl_now = WB_STUDENT;
-	c.failed = 0;
-	if (wb_bufs_readback(&c, 1) == WB_GUARDS_HIT) {
-		wb_fresh_end(&c);
-		wb_bufs_free(&c);
-		return WB_V_OUT_OF_BOUNDS;
-	}
-	ex->check(&c);
-	if (c.failed) {
-		wb_result("detail", "the output of a timed run was wrong");
-		wb_diag.timed_wrong = 1;
-	} else {
-		fresh_call(&c);
-	}
-	wb_fresh_end(&c);
+	v = wb_bench_shape(&c, seed, kind, &d, st);
 	wb_bufs_free(&c);
-	return c.failed ? WB_V_WRONG : WB_V_PASS;
+	return v;
 }
 
-/* Geometric mean of x[0..n-1]. */
-static double geomean(const double *x, int n)
+/* Geometric mean of n values at x, stepping by stride bytes. */
+static double geomean(const void *x, size_t stride, int n)
 {
 	double log_sum = 0;
 
 	for (int i = 0; i < n; i++)
-		log_sum += log(x[i]);
-	return exp(log_sum / n);
+		log_sum += log(*(const double *)((const char *)x + i * stride));
+	return n ? exp(log_sum / n) : 0;
 }
 
-/* Report impl's times over n shapes: geometric means of each statistic. */
-static void time_record(const struct shape_time *st, int n, enum wb_impl impl)
+#define GEO(st, n, field) geomean(&(st)[0].field, sizeof((st)[0]), (n))
+
+static void time_line(const struct wb_shape_time *st, int n, const char *who,
+		      size_t off)
 {
+	const struct wb_summary *s0 = (const void *)((const char *)&st[0] + off);
 	double med[WB_MAX_BENCH], q1[WB_MAX_BENCH], q3[WB_MAX_BENCH];
-	double host[WB_MAX_BENCH];
 
 	for (int i = 0; i < n; i++) {
-		med[i] = st[i].ev[impl].median * 1e3;
-		q1[i] = st[i].ev[impl].q1 * 1e3;
-		q3[i] = st[i].ev[impl].q3 * 1e3;
-		host[i] = st[i].hc[impl].median * 1e3;
+		const struct wb_summary *s =
+			(const void *)((const char *)&st[i] + off);
+
+		med[i] = s->median * 1e3;
+		q1[i] = s->q1 * 1e3;
+		q3[i] = s->q3 * 1e3;
 	}
-	wb_result("time", "%s %.3f %.3f %.3f %zu", impl_names[impl],
-		  geomean(med, n), geomean(q1, n), geomean(q3, n),
-		  st[0].ev[impl].n);
-	wb_result("host", "%s %.3f", impl_names[impl], geomean(host, n));
+	wb_result("time", "%s %.3f %.3f %.3f %zu", who,
+		  geomean(med, sizeof(double), n), geomean(q1, sizeof(double), n),
+		  geomean(q3, sizeof(double), n), s0->n);
+}
+
+static const char *ideal_word(const struct wb_exercise *ex)
+{
+	return ex->ideal == WB_IDEAL_PEER ? "peer" :
+	       ex->ideal == WB_IDEAL_INSTR ? "instr" : "dram";
+}
+
+/* What the people reading the .out and the report see of one shape. */
+static void shape_notes(const struct wb_exercise *ex, const struct wb_size *s,
+			const struct wb_shape_time *st, int many)
+{
+	if (st->have_ideal && ex->ideal != WB_IDEAL_PEER)
+		wb_result("detail", "%s%sspeed of light %.1f us: %.0f MB read at "
+			  "%.0f GB/s, %.0f MB written at %.0f GB/s (probes "
+			  "timed in the same rounds)%s",
+			  many ? s->label : "", many ? ": " : "",
+			  st->ideal.median * 1e3, st->read_bytes / 1e6,
+			  st->read_gbps, st->write_bytes / 1e6, st->write_gbps,
+			  ex->ideal == WB_IDEAL_INSTR &&
+			  st->ideal.median > 0 ? ", or the naive over the "
+			  "instruction-bound ideal speedup if longer" : "");
+	if (st->discarded)
+		wb_result("detail", "%d rounds thrown away: the SM clock was "
+			  "below %.0f%% of its median (%.0f MHz)%s",
+			  st->discarded, 100 * WB_THROTTLE_FRAC, st->mhz_med,
+			  st->throttled ? "; the GPU stayed throttled, so the "
+			  "rest were kept" : "");
+	if (st->extra)
+		wb_result("detail", "in %d rounds device work outlived your "
+			  "call (another stream): it was counted", st->extra);
+	if (st->resets)
+		wb_result("detail", "device-wide settings had changed before %d "
+			  "samples and were put back", st->resets);
+	printf("  %s: naive %.1f us, %s %.1f us, ideal %.1f us; %d rounds "
+	       "(%d dropped), SM clock %.0f-%.0f MHz\n", s->label,
+	       st->naive.median * 1e3, st->timed_peer ? "peer" : "code",
+	       (st->timed_peer ? st->peer.median : st->student.median) * 1e3,
+	       st->ideal.median * 1e3, st->rounds, st->discarded, st->mhz_min,
+	       st->mhz_max);
 }
 
 /*
  * Time every benchmark shape. With several, the figures reported are
- * geometric means over the shapes, so the speedup is the geometric mean of
- * the per-shape speedups and every shape weighs the same; each shape's own
- * figures go in a detail line.
+ * geometric means over the shapes, so every shape weighs the same; each
+ * shape's own figures go in a detail line.
  */
 static enum wb_verdict bench_all(const struct wb_exercise *ex, uint64_t seed,
-				 int with_peer)
+				 enum wb_bench_kind kind)
 {
-	struct shape_time st[WB_MAX_BENCH];
-	double bytes[WB_MAX_BENCH], flops[WB_MAX_BENCH];
-	int n = 0;
+	static struct wb_shape_time st[WB_MAX_BENCH];
+	int n = 0, rounds = 0, dropped = 0, extra = 0, resets = 0, checked = 0;
 
 	for (; n < WB_MAX_BENCH && ex->bench[n].label; n++) {
-		enum wb_verdict v = bench_shape(ex, &ex->bench[n], seed,
-						with_peer, &st[n]);
+		enum wb_verdict v = bench_shape(ex, &ex->bench[n], seed, kind,
+						&st[n]);
 
 		if (v != WB_V_PASS)
 			return v;
-		bytes[n] = st[n].bytes > 0 ? st[n].bytes : 1;
-		flops[n] = st[n].flops > 0 ? st[n].flops : 1;
 	}
-	for (int i = 0; n > 1 && i < n; i++) {
-		double sv = st[i].ev[WB_STUDENT].median, nv = st[i].ev[WB_NAIVE].median;
-
-		wb_result("detail", "%s: %.1f us vs naive %.1f us (%.2fx), %.0f GB/s",
-			  ex->bench[i].label, sv * 1e3, nv * 1e3, nv / sv,
-			  st[i].bytes / (sv * 1e-3) / 1e9);
+	for (int i = 0; i < n; i++) {
+		shape_notes(ex, &ex->bench[i], &st[i], n > 1);
+		rounds += st[i].rounds;
+		dropped += st[i].discarded;
+		extra += st[i].extra;
+		resets += st[i].resets;
+		checked += st[i].verified;
+		if (n > 1 && st[i].timed_student)
+			wb_result("detail", "%s: %.1f us vs naive %.1f us (%.2fx)%s",
+				  ex->bench[i].label, st[i].student.median * 1e3,
+				  st[i].naive.median * 1e3, st[i].speedup.med,
+				  st[i].have_ideal ? "" : "");
 	}
-	for (int impl = 0; impl < WB_IMPL_COUNT; impl++)
-		if (st[0].timed[impl])
-			time_record(st, n, impl);
-	if (st[0].bytes > 0)
-		wb_result("bytes", "%.0f", geomean(bytes, n));
+	time_line(st, n, "naive", offsetof(struct wb_shape_time, naive));
+	if (st[0].timed_student)
+		time_line(st, n, "student", offsetof(struct wb_shape_time, student));
+	if (st[0].timed_peer)
+		time_line(st, n, "peer", offsetof(struct wb_shape_time, peer));
+	if (st[0].have_ideal)
+		time_line(st, n, "ideal", offsetof(struct wb_shape_time, ideal));
+	if (st[0].timed_student)
+		wb_result("ratio", "speedup %.5f %.5f %.5f", GEO(st, n, speedup.med),
+			  GEO(st, n, speedup.lo), GEO(st, n, speedup.hi));
+	if (st[0].timed_student && st[0].have_ideal)
+		wb_result("ratio", "share %.5f %.5f %.5f", GEO(st, n, share.med),
+			  GEO(st, n, share.lo), GEO(st, n, share.hi));
+	if (st[0].have_ideal)
+		wb_result("ratio", "naive_ideal %.5f 0 0",
+			  GEO(st, n, naive_over_ideal));
+	wb_result("sol", "%s %.0f %.0f %.1f %.1f", ideal_word(ex),
+		  GEO(st, n, read_bytes), GEO(st, n, write_bytes),
+		  st[0].read_probe >= 0 ? GEO(st, n, read_gbps) : 0,
+		  st[0].write_probe >= 0 ? GEO(st, n, write_gbps) : 0);
+	wb_result("clock", "%.0f %.0f %.0f", st[0].mhz_min, st[0].mhz_med,
+		  st[0].mhz_max);
+	wb_result("rounds", "%d %d %d %d %d %d", rounds, dropped, extra, resets,
+		  checked, st[0].throttled);
+	wb_result("bytes", "%.0f", GEO(st, n, read_bytes) + GEO(st, n, write_bytes));
 	if (st[0].flops > 0)
-		wb_result("flops", "%.0f", geomean(flops, n));
+		wb_result("flops", "%.0f", GEO(st, n, flops));
 	return WB_V_PASS;
 }
 
@@ -552,6 +519,34 @@ static void check_only(const struct wb_exercise *ex, uint64_t seed)
 	finish(v, 0);
 }
 
+/* --mode reference: the naive and the peer, no submission (the lab's info
+ * binary, which alone links the peers): the grader's reference. */
+static void reference(const struct wb_exercise *ex, uint64_t seed)
+{
+	if (ex->kind != WB_SPEED)
+		wb_die("%s is not timed: it has no reference", ex->name);
+	wb_now(WB_NAIVE);
+	finish(bench_all(ex, seed, WB_BENCH_REFERENCE), 0);
+}
+
+/* --lockdown: the student's code runs under the seccomp filter of
+ * lockdown.h, installed once the CUDA runtime is up (the driver asks for
+ * it in grade and bench modes; not under the sanitizers or the profiler). */
+static int lockdown;
+
+static void lock_down(void)
+{
+	char why[256];
+
+	wb_where("locking the runner down");
+	WB_CUDA(cudaFree(0));
+	WB_CUDA(wb_probe_init());
+	if (wb_lockdown(wb_result_fd(), why, sizeof(why))) {
+		printf("not locked down: %s\n", why);
+		wb_result("detail", "the runner was not locked down: %s", why);
+	}
+}
+
 static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
 {
 	int wrong = 0, oob = 0;
@@ -560,6 +555,10 @@ static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
 	init_device();
 	printf("%s/%s: %s (seed %" PRIu64 ")\n", wb_lab.name, ex->name,
 	       ex->title, seed);
+	if (lockdown && (m == MODE_GRADE || m == MODE_BENCH))
+		lock_down();
+	if (m == MODE_REFERENCE)
+		reference(ex, seed);
 	if (only_size)
 		check_only(ex, seed);
 	if (m != MODE_BENCH || ex->kind != WB_SPEED) {
@@ -574,12 +573,24 @@ static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
 	}
 	v = verdict_of(wrong, oob);
 	if (v == WB_V_PASS && ex->kind == WB_SPEED && m != MODE_QUICK)
-		v = bench_all(ex, seed, m == MODE_BENCH || ex->peer_in_grade);
+		v = bench_all(ex, seed, m == MODE_BENCH ? WB_BENCH_COMPARE :
+					WB_BENCH_GRADE);
 	if (v == WB_V_WRONG || v == WB_V_OUT_OF_BOUNDS)
 		diagnose(ex, seed);
 	finish(v, 0);
 }
 
+static const char *const ideal_names[] = {
+	[WB_IDEAL_DRAM] = "dram", [WB_IDEAL_PEER] = "peer",
+	[WB_IDEAL_INSTR] = "instr",
+};
+
+/*
+ * The lab's table, for the driver: "exercise NAME KIND POINTS_CORRECT
+ * POINTS_SPEED TIMEOUT TITLE", then per speed exercise its tiers ("tier
+ * NAME SHARE POINTS": shares of the ideal time), what the ideal is
+ * ("ideal NAME dram|peer|instr SPEEDUP") and its benchmark shapes.
+ */
 static void list(void)
 {
 	printf("lab %s\n", wb_lab.name);
@@ -590,14 +601,61 @@ static void list(void)
 		       ex->kind == WB_SPEED ? "speed" : "correctness",
 		       ex->points_correct, ex->points_speed, ex->timeout_s,
 		       ex->title);
-		for (int t = 0; t < WB_MAX_TIERS && ex->tiers[t].speedup > 0; t++)
-			printf("tier %s %g %g\n", ex->name, ex->tiers[t].speedup,
+		for (int t = 0; t < WB_MAX_TIERS && ex->tiers[t].share > 0; t++)
+			printf("tier %s %g %g\n", ex->name, ex->tiers[t].share,
 			       ex->tiers[t].points);
+		if (ex->kind == WB_SPEED)
+			printf("ideal %s %s %g\n", ex->name,
+			       ideal_names[ex->ideal], ex->instr_speedup);
 		printf("bench %s ", ex->name);
 		for (int b = 0; b < WB_MAX_BENCH && ex->bench[b].label; b++)
 			printf("%s%s", b ? "+" : "", ex->bench[b].label);
 		printf("%s\n", ex->bench[0].label ? "" : "-");
 	}
+}
+
+/*
+ * --tiers "share 0.4:20 0.6:40 0.8:60" (or "speedup 1.5:20 ..."): the
+ * tiers the driver scores with, so the rounds stop when the grade is
+ * known. -1 when it cannot be read.
+ */
+static int parse_tiers(const char *arg, struct wb_decision *d)
+{
+	char unit[16];
+	int off = 0, k = 0;
+
+	if (sscanf(arg, "%15s %n", unit, &off) != 1)
+		return -1;
+	if (!strcmp(unit, "share"))
+		d->tiers.unit = WB_SCALE_SHARE;
+	else if (!strcmp(unit, "speedup"))
+		d->tiers.unit = WB_SCALE_SPEEDUP;
+	else
+		return -1;
+	for (const char *p = arg + off; *p && k < WB_SCALE_MAX; k++) {
+		int used = 0;
+
+		if (sscanf(p, "%lf:%lf %n", &d->tiers.x[k], &d->tiers.pts[k],
+			   &used) != 2 || !used)
+			return -1;
+		p += used;
+	}
+	d->tiers.n = k;
+	return k ? 0 : -1;
+}
+
+/* Without --tiers: the lab's own shares. */
+static void lab_tiers(const struct wb_exercise *ex, struct wb_decision *d)
+{
+	int k = 0;
+
+	d->tiers.unit = WB_SCALE_SHARE;
+	for (; k < WB_MAX_TIERS && k < WB_SCALE_MAX && ex->tiers[k].share > 0;
+	     k++) {
+		d->tiers.x[k] = ex->tiers[k].share;
+		d->tiers.pts[k] = ex->tiers[k].points;
+	}
+	d->tiers.n = k;
 }
 
 static const struct wb_exercise *find(const char *name)
@@ -613,7 +671,9 @@ static int usage(const char *argv0)
 	fprintf(stderr,
 		"usage: %s --list | --rules\n"
 		"       %s --exercise NAME [--seed N] [--result FILE] "
-		"[--mode grade|quick|bench] [--size LABEL]\n"
+		"[--mode grade|quick|bench|reference] [--size LABEL]\n"
+		"          [--tiers \"share|speedup X:P ...\"] [--peer-us US] "
+		"[--exact]\n"
 		"       %s --exercise NAME [--seed N] [--result FILE] --mode profile "
 		"[--impl student|naive|peer] [--shape K]\n",
 		argv0, argv0, argv0);
@@ -627,6 +687,7 @@ int main(int argc, char **argv)
 	uint64_t seed = 1;
 	enum mode m = MODE_GRADE;
 	enum wb_impl impl = WB_STUDENT;
+	const char *tiers = NULL;
 	int shape = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -640,12 +701,40 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (strcmp(a, "--size") == 0 && v) {
 			only_size = v;
+		} else if (strcmp(a, "--tiers") == 0 && v) {
+			tiers = v;
+		} else if (strcmp(a, "--peer-us") == 0 && v) {
+			decision.peer_ms = strtod(v, NULL) / 1e3;
+		} else if (strcmp(a, "--exact") == 0) {
+			wb_exact_alloc = 1;
+			continue;
+		} else if (strcmp(a, "--lockdown") == 0) {
+			/* Every module loaded before the lock, not at its
+			 * first launch after it. */
+			setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+			lockdown = 1;
+			continue;
 		} else if (strcmp(a, "--exercise") == 0 && v) {
 			name = v;
 		} else if (strcmp(a, "--seed") == 0 && v) {
 			seed = strtoull(v, NULL, 0);
 		} else if (strcmp(a, "--result") == 0 && v) {
+			if (wb_result_fd() >= 0) /* --result-fd came first */
+				return usage(argv[0]);
 			result = v;
+		} else if (strcmp(a, "--result-fd") == 0 && v) {
+			/* The driver's pipe (grader/proc.c): no rewinding it. */
+			char *end;
+			long fd = strtol(v, &end, 10);
+
+			if (result)
+				return usage(argv[0]);
+			if (end == v || *end || fd < 0 || (long)(int)fd != fd ||
+			    wb_result_open_fd((int)fd)) {
+				fprintf(stderr, "--result-fd %s: not a descriptor "
+						"open for writing\n", v);
+				return 2;
+			}
 		} else if (strcmp(a, "--mode") == 0 && v) {
 			if (strcmp(v, "grade") == 0)
 				m = MODE_GRADE;
@@ -653,6 +742,8 @@ int main(int argc, char **argv)
 				m = MODE_QUICK;
 			else if (strcmp(v, "bench") == 0)
 				m = MODE_BENCH;
+			else if (strcmp(v, "reference") == 0)
+				m = MODE_REFERENCE;
 			else if (strcmp(v, "profile") == 0)
 				m = MODE_PROFILE;
 			else
@@ -678,6 +769,10 @@ int main(int argc, char **argv)
 	ex = find(name);
 	if (!ex)
 		wb_die("no exercise %s in lab %s", name, wb_lab.name);
+	if (tiers && parse_tiers(tiers, &decision))
+		wb_die("cannot read --tiers \"%s\"", tiers);
+	if (!tiers)
+		lab_tiers(ex, &decision);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	wb_result("seed", "%" PRIu64, seed);
 	if (m == MODE_PROFILE)

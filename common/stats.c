@@ -31,24 +31,57 @@ double wb_quantile(const double *sorted, size_t n, double q)
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
+/* A sorted copy of x[0..n-1], or NULL (n == 0 or out of memory). */
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *v = n ? malloc(n * sizeof(*v)) : NULL;
+
+	if (!v)
+		return NULL;
+	memcpy(v, x, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v;
+}
+
 int wb_summarize(const double *x, size_t n, struct wb_summary *s)
 {
 	double *v;
 
 	memset(s, 0, sizeof(*s));
-	if (n == 0)
-		return -1;
-	v = malloc(n * sizeof(*v));
+	v = sorted_copy(x, n);
 	if (!v)
 		return -1;
-	memcpy(v, x, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmp_double);
 	s->n = n;
 	s->min = v[0];
 	s->q1 = wb_quantile(v, n, 0.25);
 	s->median = wb_quantile(v, n, 0.5);
 	s->q3 = wb_quantile(v, n, 0.75);
 	s->max = v[n - 1];
+	free(v);
+	return 0;
+}
+
+int wb_median_ci(const double *x, size_t n, double z, double *lo,
+		 double *median, double *hi)
+{
+	double *v, half;
+	size_t j;
+
+	v = sorted_copy(x, n);
+	if (!v)
+		return -1;
+	*median = wb_quantile(v, n, 0.5);
+	/*
+	 * The number of values below the median is B ~ Binomial(n, 1/2):
+	 * mean n/2, sd sqrt(n)/2. Order statistics j and n-1-j (from 0)
+	 * miss it with probability 2 P(B <= j); the normal approximation
+	 * with its continuity correction (the 1/2) keeps that under the
+	 * two tails of z.
+	 */
+	half = z * sqrt((double)n) / 2 + 0.5;
+	j = n < 6 || half >= n / 2.0 ? 0 : (size_t)floor(n / 2.0 - half);
+	*lo = v[j];
+	*hi = v[n - 1 - j];
 	free(v);
 	return 0;
 }

@@ -35,6 +35,16 @@ double wb_rel_iqr(const struct wb_summary *s);
  */
 double wb_median_rel_err(const struct wb_summary *s);
 
+/*
+ * The median of x[0..n-1] and a distribution-free confidence interval for
+ * it: the order statistics j and n-1-j around it, j chosen from the
+ * binomial's normal approximation for the standard normal quantile z
+ * (1.96: 95%). With fewer than 6 values the interval is [min, max].
+ * Returns -1 when n == 0 or out of memory.
+ */
+int wb_median_ci(const double *x, size_t n, double z, double *lo,
+		 double *median, double *hi);
+
 struct wb_stop_rule {
 	size_t min_samples;   /* never stop before this many */
 	size_t max_samples;   /* always stop at this many */

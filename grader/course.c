@@ -27,6 +27,7 @@ static const char *const knob_names[] = {
 	[COURSE_POINTS_SPEED] = "points_speed",
 	[COURSE_TIERS] = "tiers",
 	[COURSE_TIMEOUT] = "timeout_s",
+	[COURSE_SHARES] = "shares",
 };
 
 #define NKNOBS (int)(sizeof(knob_names) / sizeof(knob_names[0]))
@@ -70,11 +71,12 @@ static int parse_tiers(char *v, struct course_rule *r, char *why, size_t n)
 			return -1;
 		}
 		if (!colon) {
-			snprintf(why, n, "tier '%s' is not speedup:points", t);
+			snprintf(why, n, "tier '%s' is not %s:points", t,
+				 r->knob == COURSE_SHARES ? "share" : "speedup");
 			return -1;
 		}
 		*colon = '\0';
-		if (parse_number(t, &g->speedup) || parse_number(colon + 1, &g->points)) {
+		if (parse_number(t, &g->x) || parse_number(colon + 1, &g->points)) {
 			snprintf(why, n, "tier '%s:%s' is not two numbers >= 0", t,
 				 colon + 1);
 			return -1;
@@ -108,7 +110,7 @@ static int parse_target(const char *key, struct course_rule *r, char *why,
 			break;
 	if (k == NKNOBS) {
 		snprintf(why, n, "unknown knob '%s' (the knobs: points_correct, "
-				 "points_speed, tiers, timeout_s)", dot + 1);
+				 "points_speed, tiers, shares, timeout_s)", dot + 1);
 		return -1;
 	}
 	r->knob = (enum course_knob)k;
@@ -142,7 +144,7 @@ static int parse_line(char *l, struct course *c, int lineno, char *why,
 	r->line = lineno;
 	if (parse_target(key, r, why, n))
 		return -1;
-	if (r->knob == COURSE_TIERS) {
+	if (r->knob == COURSE_TIERS || r->knob == COURSE_SHARES) {
 		if (parse_tiers(val, r, why, n))
 			return -1;
 	} else if (parse_number(val, &r->value)) {
@@ -219,7 +221,8 @@ static int rule_matches(const struct course_rule *r, const struct g_spec *s)
 	int star = !strcmp(r->ex, "*");
 
 	if (star && !s->speed &&
-	    (r->knob == COURSE_TIERS || r->knob == COURSE_POINTS_SPEED))
+	    (r->knob == COURSE_TIERS || r->knob == COURSE_SHARES ||
+	     r->knob == COURSE_POINTS_SPEED))
 		return 0;
 	return lab_is(s->lab, r->lab) && (star || !strcmp(r->ex, s->name));
 }
@@ -310,12 +313,12 @@ int course_check_names(const struct course *c, const char *labs_dir,
 static void describe(const struct g_spec *a, const struct g_spec *b,
 		     char *note, size_t n)
 {
-	char ta[160], tb[160];
+	char ta[200], tb[200];
 	size_t used = 0;
 
 	note[0] = '\0';
-	g_format_tiers(ta, sizeof(ta), a);
-	g_format_tiers(tb, sizeof(tb), b);
+	g_tiers_arg(ta, sizeof(ta), a);
+	g_tiers_arg(tb, sizeof(tb), b);
 	if (a->points_correct != b->points_correct ||
 	    a->points_speed != b->points_speed)
 		used += snprintf(note + used, n - used, "%spoints %g+%g -> %g+%g",
@@ -363,8 +366,11 @@ int course_apply(const struct course *c, struct g_spec *s, char *note,
 			speed = r->value;
 			break;
 		case COURSE_TIERS:
+		case COURSE_SHARES:
 			memcpy(s->tiers, r->tiers, sizeof(r->tiers));
 			s->ntiers = r->ntiers;
+			s->tier_unit = r->knob == COURSE_TIERS ? G_TIERS_SPEEDUP :
+								 G_TIERS_SHARE;
 			s->points_speed = r->tiers[r->ntiers - 1].points;
 			tiers_set = 1;
 			break;
@@ -420,6 +426,10 @@ int course_apply_run(const struct course *c, struct g_run *run, char *err,
 			return -1;
 		}
 		row->course_changed = note[0] != '\0';
+		if (strstr(note, "tiers "))
+			snprintf(row->spec.tiers_from, sizeof(row->spec.tiers_from),
+				 "%.80s%s%.160s", c->name[0] ? c->name : "course settings ",
+				 c->name[0] ? ", " : "", c->path);
 		if (row->course_changed && add_change(&text, &len, &row->spec, note)) {
 			snprintf(err, n, "out of memory");
 			free(text);

@@ -12,7 +12,10 @@
  * A star in place of the lab or of the exercise name matches all of them
  * (a star for both: every exercise).
  * Knobs: points_correct, points_speed, tiers ("speedup:points" pairs that
- * rise in both), timeout_s. Lines apply in file order, so a later line
+ * rise in both: fixed speedups over the naive, the same on every GPU),
+ * shares ("share:points" pairs: shares of the speed of light, as the labs'
+ * own tiers and make calibrate's are; the grader makes them speedups for
+ * the GPU at hand), timeout_s. Lines apply in file order, so a later line
  * overrides an earlier one. New tiers bring their own points_speed (the
  * top tier's points); a points_speed without tiers scales the lab's tier
  * points to it. Every name must exist (lab.mk), and every exercise the
@@ -33,8 +36,9 @@
 enum course_knob {
 	COURSE_POINTS_CORRECT,
 	COURSE_POINTS_SPEED,
-	COURSE_TIERS,
+	COURSE_TIERS,   /* fixed speedups over the naive, on any GPU */
 	COURSE_TIMEOUT,
+	COURSE_SHARES,  /* shares of the speed of light (make calibrate) */
 };
 
 struct course_rule {

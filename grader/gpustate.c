@@ -364,7 +364,10 @@ void gpu_peaks(struct gpu_state *g, struct g_device *dev)
 		return;
 	}
 	dev->dram_gbps = gpu_dram_gbps(g->max_mem_mhz, g->bus_bits);
-	dev->fp32_tflops = gpu_fp32_tflops(dev->cc, dev->sms, g->max_sm_mhz);
+	/* Without NVML's clock, the device's own (devinfo) stays. */
+	if (g->max_sm_mhz)
+		dev->fp32_tflops = gpu_fp32_tflops(dev->cc, dev->sms,
+						   g->max_sm_mhz);
 }
 
 static void reason_words(unsigned long long r, char *buf, size_t n)

@@ -18,11 +18,19 @@
 #define G_DETAIL_LEN 320
 #define G_NAME_LEN 64
 
-enum g_impl { G_STUDENT, G_NAIVE, G_PEER, G_IMPLS };
+enum g_impl { G_STUDENT, G_NAIVE, G_PEER, G_IDEAL, G_IMPLS };
 
+/* A tier: a share of the ideal time or a speedup over the naive (the
+ * spec's tier_unit), and the points it is worth. */
 struct g_tier {
-	double speedup;
+	double x;
 	double points;
+};
+
+enum g_tier_unit {
+	G_TIERS_SHARE,   /* a lab's tiers, or a calibration's: shares of the
+			  * ideal time, made speedups for the GPU at hand */
+	G_TIERS_SPEEDUP, /* a course's fixed speedups over the naive */
 };
 
 /* A technique rule, from `info --rules` (inspect.h; harness.h's wb_rule). */
@@ -50,6 +58,11 @@ struct g_spec {
 	double timeout_s;
 	struct g_tier tiers[G_MAX_TIERS];
 	int ntiers;
+	enum g_tier_unit tier_unit;
+	char tiers_from[256];   /* where the tiers come from, for the report:
+				 * "lab" (its table), a calibration, a course */
+	char ideal[8];          /* what shares are of: dram, peer, instr */
+	double instr_speedup;   /* instr: the ideal speedup over the naive */
 	struct g_rule rules[G_MAX_RULES]; /* technique rules (inspect.h) */
 	int nrules;
 	int bad_rules;                    /* rules the driver could not read */
@@ -59,7 +72,20 @@ struct g_timing {
 	int have;
 	double median_us, q1_us, q3_us;
 	int samples;
-	double host_us;
+};
+
+/* A median of paired per-round ratios and its 95% interval. */
+struct g_ratio {
+	int have;
+	double med, lo, hi;
+};
+
+/* What the grader's reference measured for one exercise: the naive, the
+ * peer and the speed of light, where no student code was loaded. */
+struct g_reference {
+	int have;
+	struct g_timing naive, peer, ideal;
+	char from[64];        /* "measured now" or "cached from HH:MM" */
 };
 
 /* What grading one exercise produced, and its score. */
@@ -75,17 +101,32 @@ struct g_result {
 	double flops;      /* 0 unless the exercise counts FLOPs */
 	double wall_s;
 	int technique;     /* enum g_technique: its rules' outcome */
+	char audit[G_DETAIL_LEN]; /* unusual but allowed features (inspect.c) */
+
+	/* from the record's ratio, sol, clock and rounds lines (result.h) */
+	struct g_ratio r_speedup;  /* naive / student, paired per round */
+	struct g_ratio r_share;    /* ideal / student, paired per round */
+	double naive_ideal;        /* naive / ideal, paired per round */
+	char sol[8];               /* what the ideal was: dram, peer, instr */
+	double read_bytes, write_bytes, read_gbps, write_gbps;
+	double mhz_min, mhz_med, mhz_max;
+	int rounds, dropped, extra, resets, verified, throttled;
+	struct g_reference ref;    /* the grader's reference (main.c) */
 
 	/* filled by g_score() */
 	double speedup;    /* naive median / student median; 0 if untimed */
 	double gbps;       /* bytes / student median */
 	double pct_copy;   /* gbps against the measured copy bandwidth */
+	double share;      /* of the ideal time (1: the speed of light) */
+	double pct_dram;   /* gbps against the DRAM's peak (NVML), 0: unknown */
 	double tflops;     /* flops / student median */
 	double pct_peer;   /* the peer's speed as 100%: peer median / student */
 	double points;
 	double max_points;
 	int tier;          /* tiers reached, 0..ntiers */
 	double next_target; /* speedup of the next tier; 0 when none */
+	double at[G_MAX_TIERS]; /* each tier as a speedup on this GPU; 0:
+				 * unknown (no ideal was measured) */
 };
 
 /* record.c */
@@ -101,12 +142,17 @@ void g_detail(struct g_result *r, const char *fmt, ...)
 /* score.c */
 /* Check a spec's knobs; 0, or -1 with the reason in why. */
 int g_spec_validate(const struct g_spec *s, char *why, size_t n);
-/* Speedup, bandwidth, tier and points of r under s. */
-void g_score(const struct g_spec *s, struct g_result *r, double copy_gbps);
-/* Performance points for a speedup under s's tiers. */
-double g_speed_points(const struct g_spec *s, double speedup, int *tier,
-		      double *next_target);
-/* s's tiers as a course file writes them, "2:20 3.5:40 5.2:60"; "none". */
+/* Speedup, share, bandwidth, tiers on this GPU and points of r under s;
+ * copy_gbps and dram_gbps (0: unknown) for the percentages. */
+void g_score(const struct g_spec *s, struct g_result *r, double copy_gbps,
+	     double dram_gbps);
+/* Performance points for x (a share or a speedup: s's tier unit), with
+ * naive_ideal turning shares into speedups (0: unknown). */
+double g_speed_points(const struct g_spec *s, double x, double naive_ideal,
+		      int *tier, double *next_target);
+/* s's tiers as a course file writes them, "0.4:20 0.6:40 0.8:60"; "none". */
 void g_format_tiers(char *buf, size_t n, const struct g_spec *s);
+/* "share 0.4:20 ..." or "speedup 2:20 ...": the runner's --tiers. */
+void g_tiers_arg(char *buf, size_t n, const struct g_spec *s);
 
 #endif /* GRADER_GRADE_H */

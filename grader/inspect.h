@@ -5,15 +5,20 @@
  *
  * grader/inspect.sh, run by make after each runner is linked, leaves text
  * files next to the runner: the object's symbols (.syms), its constructor
- * tables (.ctors), the lab's entry points (.entries), its PTX (.ptx) and,
- * where cuobjdump is installed, its SASS (.sass). From them:
+ * tables (.ctors), who refers to what (.calls), the lab's entry points
+ * (.entries), what the lab's objects define (.labsyms), the system-call
+ * instructions of its host code (.hostsys), its PTX (.ptx) and, where
+ * cuobjdump is installed, its SASS (.sass). From them:
  *
  *   - symbols: the file may define only the exercise's entry points, its
  *     own kernels and device functions, and what nvcc and the headers
- *     generate; no static constructor or destructor of its own; and it may
- *     not call the grader's internals nor open files, start processes or
- *     threads, or load code. A violation is the verdict REJECTED, and the
- *     file is never run.
+ *     generate; no static constructor or destructor of its own; it may
+ *     refer only to the families of an allowlist (the CUDA runtime but
+ *     its device-wide settings, memory, strings, printing, math, C++
+ *     runtime support), never to the grader's or the lab's own symbols;
+ *     and its host code may make no system call itself. A violation is
+ *     the verdict REJECTED, and the file is never run.
+ *   - audit: words for what is allowed but unusual, for instructors.
  *   - technique: each exercise's rules (harness.h, struct wb_rule), read
  *     from `info --rules`: must or must not contain a pattern. A failed
  *     rule withholds the performance points.
@@ -31,6 +36,8 @@ struct g_objinfo {
 	char *ctors;   /* "SECTION FUNCTION REFS...\tDEMANGLED" lines */
 	char *calls;   /* "CALLEE CALLER" lines */
 	char *entries; /* one entry point a line */
+	char *labsyms; /* what the lab's objects define, one a line */
+	char *hostsys; /* "INSTRUCTION FUNCTION\tDEMANGLED": system calls */
 	char *ptx;
 	char *sass;
 };
@@ -60,8 +67,17 @@ void g_check_technique(const struct g_spec *s, const struct g_objinfo *oi,
 		       struct g_result *r);
 
 /*
+ * The instructors' audit line: comma-separated words for what the file
+ * may do but seldom does (inline-ptx, streams, graphs, events,
+ * cooperative, host-alloc, device-malloc, func-attr, printf); "" when
+ * there is nothing unusual. Never shown to students.
+ */
+void g_audit(const struct g_objinfo *oi, char *buf, size_t n);
+
+/*
  * Both checks on a built runner, before it runs: -1 when it is REJECTED
- * (verdict and reasons in r), else 0 with r->technique and its line set.
+ * (verdict and reasons in r), else 0 with r->technique and its line set;
+ * r->audit is filled either way.
  */
 int g_inspect_runner(const char *runner, const struct g_spec *s,
 		     struct g_result *r);

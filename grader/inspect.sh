@@ -8,18 +8,30 @@
 #
 #   sh grader/inspect.sh RUNNER SOURCE PTXFLAGS LAB-OBJECTS...
 #
-# RUNNER.o is the student's object. Writes, next to the runner:
+# RUNNER.o is the student's object; LAB-OBJECTS are the lab's own (lab.c,
+# the naive references, the peers). Writes, next to the runner:
 #   RUNNER.syms     its symbol table: "TYPE NAME<TAB>DEMANGLED", one a line
-#   RUNNER.ctors    each entry of its constructor and destructor tables:
+#   RUNNER.ctors    each entry of its constructor and destructor tables
+#                   (every section whose name begins .init_array,
+#                   .fini_array, .preinit_array, .ctors or .dtors, or whose
+#                   type is one of those tables; code in .init or .fini):
 #                   "SECTION FUNCTION REFERENCED-SYMBOLS...<TAB>DEMANGLED"
-#   RUNNER.calls    who calls what: "CALLEE CALLER" for every reference from
-#                   a function of the file to a symbol it does not define
+#   RUNNER.calls    who refers to what: "CALLEE CALLER" for every reference
+#                   to a symbol the file does not define; CALLER is the
+#                   function the reference sits in, or the section's name
+#                   (".data.rel.ro", ...) for a reference from data
 #   RUNNER.entries  the lab's entry points: what the lab's code references
 #                   weakly (the students' functions, declared #pragma weak)
+#   RUNNER.labsyms  what the lab's objects define (global symbols), one a
+#                   line: a reference to one of them is not the student's
+#   RUNNER.hostsys  system-call instructions in the host code (syscall,
+#                   sysenter, int $0x80): "INSTRUCTION FUNCTION<TAB>
+#                   DEMANGLED", one a line; empty when there are none
 #   RUNNER.ptx      its PTX (nvcc -ptx -rdc=true, so that every device
 #                   function and variable is listed, inlined or not)
 #   RUNNER.sass     its SASS, where cuobjdump is installed
-# NVCC (environment) names nvcc; binutils' nm and readelf do the rest.
+# NVCC (environment) names nvcc; binutils' nm, readelf and objdump do the
+# rest.
 
 set -u
 runner=$1 src=$2 ptxflags=$3
@@ -28,7 +40,8 @@ obj=$runner.o
 NVCC=${NVCC:-nvcc}
 
 rm -f "$runner.syms" "$runner.ctors" "$runner.calls" "$runner.entries" \
-	"$runner.ptx" "$runner.sass" "$runner.inspect.log"
+	"$runner.labsyms" "$runner.hostsys" "$runner.ptx" "$runner.sass" \
+	"$runner.inspect.log"
 exec 2> "$runner.inspect.log"
 
 # Symbols, with demangled names for the messages (same order both ways).
@@ -41,8 +54,10 @@ rm -f "$runner.nm.tmp" "$runner.names.tmp" "$runner.dem.tmp"
 
 # Constructor tables: resolve each entry (a section symbol plus an offset,
 # usually) to the function at that place, and list what that function's
-# own code refers to. Calls: each reference to an undefined symbol from
-# code, with the function it sits in.
+# own code refers to. A table is any section that ld gathers into one
+# (.init_array.00100, C++'s init_priority and constructor(N), included) or
+# that has a table's type. Calls: each reference to an undefined symbol,
+# with the function it sits in (the section's name for data).
 { readelf -SW "$obj"; echo "@@symbols"; readelf -sW "$obj"; echo "@@relocs"; readelf -rW "$obj"; } |
 awk -v calls="$runner.calls" '
 function hex(s,    i, c, v) {
@@ -55,11 +70,27 @@ function hex(s,    i, c, v) {
 	return v
 }
 function num(s) { return s ~ /^0[xX]/ ? hex(s) : s + 0 }
+# Is section sec a constructor or destructor table?
+function is_table(sec,    t) {
+	for (t = 1; t in tables; t++)
+		if (substr(sec, 1, length(tables[t])) == tables[t])
+			return 1
+	return sectype[sec] ~ /^(INIT_ARRAY|FINI_ARRAY|PREINIT_ARRAY)$/
+}
+# The function of section index x that holds offset off, or "?".
+function holder(x, off,    k) {
+	for (k = 1; k <= nf[x]; k++)
+		if (off >= fa[x, k] && off < fa[x, k] + fz[x, k])
+			return fnm[x, k]
+	return "?"
+}
+BEGIN { split(".init_array .fini_array .preinit_array .ctors .dtors", tables, " ") }
 /^@@symbols/ { part = "s"; next }
 /^@@relocs/ { part = "r"; next }
 part == "" && /^ *\[ *[0-9]+\]/ {
 	line = $0; sub(/^ *\[ */, "", line); split(line, f, /[] ]+/)
-	secname[f[1]] = f[2]; secidx[f[2]] = f[1]; next
+	secname[f[1]] = f[2]; secidx[f[2]] = f[1]; sectype[f[2]] = f[3]
+	secsize[f[2]] = hex(f[6]); next
 }
 part == "s" && $1 ~ /^[0-9]+:$/ && $7 == "UND" && NF >= 8 { und[$8] = 1; next }
 part == "s" && $1 ~ /^[0-9]+:$/ && $4 == "FUNC" {
@@ -79,22 +110,18 @@ part == "r" && $1 ~ /^[0-9a-f]+$/ && NF >= 5 {
 }
 END {
 	for (sec in nrel) {
-		if (substr(sec, 1, 5) != ".text" || !(sec in secidx))
+		if (substr(sec, 1, 6) == ".debug" || !(sec in secidx))
 			continue
-		x = secidx[sec]
+		text = substr(sec, 1, 5) == ".text"
 		for (i = 1; i <= nrel[sec]; i++) {
 			if (!(rsym[sec, i] in und))
 				continue
-			caller = "?"
-			for (k = 1; k <= nf[x]; k++)
-				if (roff[sec, i] >= fa[x, k] && roff[sec, i] < fa[x, k] + fz[x, k])
-					caller = fnm[x, k]
-			print rsym[sec, i], caller > calls
+			print rsym[sec, i], text ? holder(secidx[sec], roff[sec, i]) : sec > calls
 		}
 	}
-	split(".init_array .fini_array .preinit_array .ctors .dtors", tables, " ")
-	for (t = 1; t in tables; t++) {
-		tab = tables[t]
+	for (tab in nrel) {
+		if (!is_table(tab))
+			continue
 		for (i = 1; i <= nrel[tab]; i++) {
 			sym = rsym[tab, i]; name = sym
 			if (sym in secidx && (secidx[sym], radd[tab, i]) in fn)
@@ -112,16 +139,48 @@ END {
 			print tab, name refs
 		}
 	}
+	# Code placed in .init or .fini runs before or after main as well.
+	for (sec in secidx)
+		if ((sec == ".init" || sec == ".fini") && secsize[sec] > 0)
+			print sec, sec
 }' > "$runner.ctors.tmp"
 # Each line gets the function's demangled name after a tab, for messages.
 awk '{ print $2 }' "$runner.ctors.tmp" | c++filt > "$runner.dem.tmp" &&
 	paste "$runner.ctors.tmp" "$runner.dem.tmp" > "$runner.ctors"
 rm -f "$runner.ctors.tmp" "$runner.dem.tmp"
 
-# The lab's entry points: weak references of the lab's own objects.
+# The lab's entry points: weak references of the lab's own objects. What
+# the lab's objects define: the naive references, the peers, the table.
 for o in "$@"; do
 	nm "$o"
 done | awk '$1 == "w" { print $2 }' | sort -u > "$runner.entries"
+for o in "$@"; do
+	nm -g --defined-only "$o"
+done | awk 'NF >= 3 { print $3 }' | sort -u > "$runner.labsyms"
+
+# System-call instructions in the host code (inline assembly), with the
+# function each sits in. Device code is not x86: it is in the fatbinary,
+# which is data to objdump.
+if objdump -d -w --no-show-raw-insn "$obj" > "$runner.dis.tmp"; then
+	awk '
+	/^Disassembly of section / { fn = $4; sub(/:$/, "", fn); next }
+	/^[0-9a-f]+ <.*>:$/ { fn = $2; sub(/^</, "", fn); sub(/>:$/, "", fn); next }
+	{
+		tab = index($0, "\t")
+		if (!tab)
+			next
+		insn = substr($0, tab + 1)
+		if (insn ~ /(^|[ \t])syscall([ \t]|$)/)
+			print "syscall", fn
+		else if (insn ~ /(^|[ \t])sysenter([ \t]|$)/)
+			print "sysenter", fn
+		else if (insn ~ /(^|[ \t])int[ \t]+\$?0x80([ \t,]|$)/)
+			print "int$0x80", fn
+	}' "$runner.dis.tmp" > "$runner.sys.tmp" &&
+	awk '{ print $2 }' "$runner.sys.tmp" | c++filt > "$runner.dem.tmp" &&
+	paste "$runner.sys.tmp" "$runner.dem.tmp" > "$runner.hostsys"
+fi
+rm -f "$runner.dis.tmp" "$runner.sys.tmp" "$runner.dem.tmp"
 
 # PTX of the student's file alone; -rdc=true keeps every device function.
 "$NVCC" $ptxflags -rdc=true -ptx "$src" -o "$runner.ptx" || rm -f "$runner.ptx"

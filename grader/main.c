@@ -10,6 +10,7 @@
  * Exit status: 0 every graded exercise passed, 1 some did not, 2 nothing
  * could be graded (no GPU, bad arguments, nothing built).
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -67,6 +68,7 @@ struct options {
 	const char *classroom; /* GitHub Classroom JSON to write */
 	const char *junit;     /* JUnit XML to write */
 	const char *propose;   /* calibration all.tsv: propose tiers, grade nothing */
+	const char *score;     /* a recording's all.tsv: its tiers, nothing graded */
 	const char *ncu;       /* Nsight Compute: profile (PROFILE=1, profile) */
 	int profile_only;      /* make profile: profile, grade nothing */
 	const char *with;      /* make profile's extra columns: naive,solution */
@@ -74,6 +76,11 @@ struct options {
 	const char *profile_tsv;
 	int shape;             /* which benchmark shape to profile */
 	const char *size;      /* --size: one size alone, untimed (SIZE=) */
+	const char *reference_dir; /* where references are kept (main.c) */
+	int no_lockdown;       /* LOCKDOWN=0: runners without seccomp, to
+				* diagnose a runtime the filter breaks */
+	const char *calibrations; /* folder of calibrations per GPU model */
+	char calib_path[PATH_LEN]; /* the one for this GPU, if found */
 };
 
 /* Nsight Compute's state across exercises (grader/ncu.c). */
@@ -90,7 +97,10 @@ static int usage(void)
 		"              [--sanitizer PATH-TO-COMPUTE-SANITIZER] [--size LABEL]\n"
 		"              [--course FILE] [--classroom FILE] [--junit FILE]\n"
 		"              [--ncu PATH]  (profile each passing speed exercise)\n"
+		"              [--reference-cache DIR] [--lockdown 0|1]\n"
+		"              [--calibrations DIR]\n"
 		"       grader --labs DIR --build DIR --propose-tiers ALL.TSV\n"
+		"       grader --labs DIR --build DIR --score-recording ALL.TSV\n"
 		"       grader ... --mode profile --ncu PATH [--with naive,peer,solution]\n"
 		"              [--solutions-build DIR] [--profile-tsv FILE] [--shape K]\n");
 	return 2;
@@ -134,6 +144,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->junit = *v ? v : NULL;
 		else if (!strcmp(a, "--propose-tiers"))
 			o->propose = v;
+		else if (!strcmp(a, "--score-recording"))
+			o->score = v;
 		else if (!strcmp(a, "--ncu"))
 			o->ncu = v;
 		else if (!strcmp(a, "--with"))
@@ -146,6 +158,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->shape = atoi(v);
 		else if (!strcmp(a, "--size"))
 			o->size = *v ? v : NULL;
+		else if (!strcmp(a, "--reference-cache"))
+			o->reference_dir = *v ? v : NULL;
+		else if (!strcmp(a, "--lockdown"))
+			o->no_lockdown = !strcmp(v, "0");
+		else if (!strcmp(a, "--calibrations"))
+			o->calibrations = *v ? v : NULL;
 		else if (!strcmp(a, "--seed") && *v) {
 			char *end;
 
@@ -169,7 +187,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	if (!o->labs_dir || !o->build_dir)
 		return -1;
-	if (o->propose)
+	if (o->propose || o->score)
 		o->mode = G_BUILD_ONLY; /* reads the labs' tables; runs nothing */
 	if (o->mode != G_BUILD_ONLY && !o->devinfo)
 		return -1;
@@ -269,7 +287,11 @@ static int probe_device(const struct options *o, struct g_device *dev)
 		else if (sscanf(l, "cc %d", &dev->cc) != 1 &&
 			 sscanf(l, "sms %d", &dev->sms) != 1 &&
 			 sscanf(l, "l2_mb %lf", &dev->l2_mb) != 1 &&
-			 sscanf(l, "mem_gb %lf", &dev->mem_gb) != 1)
+			 sscanf(l, "mem_gb %lf", &dev->mem_gb) != 1 &&
+			 sscanf(l, "read_gbps %lf", &dev->read_gbps) != 1 &&
+			 sscanf(l, "write_gbps %lf", &dev->write_gbps) != 1 &&
+			 sscanf(l, "clock_mhz %lf", &dev->clock_mhz) != 1 &&
+			 sscanf(l, "fp32_tflops %lf", &dev->fp32_tflops) != 1)
 			sscanf(l, "copy_gbps %lf", &dev->copy_gbps);
 	}
 	free(text);
@@ -419,7 +441,7 @@ static int sanitize_with(const struct options *o, const struct san_tool *t,
 	char *argv[] = { (char *)o->sanitizer, "--tool", (char *)t->name,
 			 "--error-exitcode", code, runner, "--exercise",
 			 row->spec.name, "--seed", seed, "--result", res,
-			 "--mode", "quick", NULL };
+			 "--mode", "quick", "--exact", NULL };
 	char lines[SAN_LINES][G_DETAIL_LEN], *text;
 	struct g_result *r = &row->res;
 	struct proc_result pr;
@@ -462,27 +484,190 @@ static void sanitize(const struct options *o, char *runner, struct g_row *row)
 			    "found nothing at the small sizes");
 }
 
+/* ---- the grader's reference: the naive and the peer without the student ---- */
+
+/* A reference is reused for this long on the same GPU and info binary. */
+#define REF_MAX_AGE_S 3600
+
+/* FNV-1a of a file's bytes (0 when it cannot be read). */
+static unsigned long long file_hash(const char *path)
+{
+	unsigned long long h = 0xcbf29ce484222325ull;
+	unsigned char buf[1 << 16];
+	size_t got;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return 0;
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (size_t i = 0; i < got; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+	fclose(f);
+	return h;
+}
+
+/*
+ * What identifies a reference: the GPU and the contents of the lab's info
+ * binary (the same lab built for another submission links the same bytes,
+ * so a class, or labs/ and solutions/, share one reference).
+ */
+static void ref_key(const struct g_device *dev, const char *info, char *key,
+		    size_t n)
+{
+	snprintf(key, n, "%s|%d|%d|%s|%016llx", dev->name, dev->cc, dev->sms,
+		 dev->driver, file_hash(info));
+}
+
+/* A cached reference of at most REF_MAX_AGE_S for this key, or NULL. */
+static char *ref_cached(const char *path, const char *key, time_t *when)
+{
+	char kpath[PATH_LEN + 8], *k, *text = NULL;
+	struct stat st;
+
+	snprintf(kpath, sizeof(kpath), "%s.key", path);
+	k = read_file(kpath, 4096);
+	if (k && !strcmp(k, key) && !stat(path, &st) &&
+	    time(NULL) - st.st_mtime < REF_MAX_AGE_S) {
+		text = read_file(path, 1 << 20);
+		*when = st.st_mtime;
+	}
+	free(k);
+	return text;
+}
+
+static void ref_store(const char *path, const char *key)
+{
+	char kpath[PATH_LEN + 8];
+	FILE *f;
+
+	snprintf(kpath, sizeof(kpath), "%s.key", path);
+	f = fopen(kpath, "w");
+	if (f) {
+		fputs(key, f);
+		fclose(f);
+	}
+}
+
+/*
+ * Time the naive, the peer and the speed of light with the lab's info
+ * binary, which links no student code: the baseline the student's run is
+ * checked against, and the peer an exercise's ideal may be (matmul).
+ * Kept in the reference cache for REF_MAX_AGE_S. 0, or -1 (why in r).
+ */
+static int reference(const struct options *o, const struct g_device *dev,
+		     struct g_row *row)
+{
+	char info[PATH_LEN], path[PATH_LEN], out[PATH_LEN + 8], key[512];
+	char seed[32], *text;
+	char *argv[] = { info, "--exercise", row->spec.name, "--seed", seed,
+			 "--result", path, "--mode", "reference", NULL };
+	struct g_reference *ref = &row->res.ref;
+	struct g_result got;
+	struct proc_result pr;
+	time_t when = 0;
+
+	snprintf(info, sizeof(info), "%.800s/%.63s/info", o->build_dir,
+		 row->spec.lab);
+	snprintf(path, sizeof(path), "%.800s/%.63s.%.63s.reference",
+		 o->reference_dir ? o->reference_dir : o->build_dir,
+		 row->spec.lab, row->spec.name);
+	snprintf(out, sizeof(out), "%s.out", path);
+	snprintf(seed, sizeof(seed), "%llu", o->seed);
+	ref_key(dev, info, key, sizeof(key));
+	text = ref_cached(path, key, &when);
+	if (!text) {
+		remove(path);
+		if (proc_run(argv, out, row->spec.timeout_s, &pr) < 0 ||
+		    pr.timed_out)
+			return -1;
+		text = read_file(path, 1 << 20);
+		ref_store(path, key);
+		when = 0;
+	}
+	memset(&got, 0, sizeof(got));
+	g_parse_record(text, &got);
+	free(text);
+	if (!got.complete || got.garbled || got.verdict != WB_V_PASS ||
+	    !got.t[G_NAIVE].have) {
+		remove(path);
+		return -1;
+	}
+	ref->have = 1;
+	ref->naive = got.t[G_NAIVE];
+	ref->peer = got.t[G_PEER];
+	ref->ideal = got.t[G_IDEAL];
+	if (when) {
+		struct tm tm;
+
+		localtime_r(&when, &tm);
+		strftime(ref->from, sizeof(ref->from), "measured at %H:%M", &tm);
+	} else {
+		snprintf(ref->from, sizeof(ref->from), "measured now");
+	}
+	return 0;
+}
+
+/*
+ * After the student's run: its naive and its speed of light must be what
+ * the reference measured without the student's code, within the noise
+ * between two processes. Slower means something the student's code left
+ * behind slowed them: SUSPICIOUS, with both figures.
+ */
+static void baseline_check(struct g_result *r)
+{
+	const struct g_reference *ref = &r->ref;
+	const struct {
+		const char *what;
+		const struct g_timing *here, *there;
+	} pair[] = {
+		{ "the naive reference", &r->t[G_NAIVE], &ref->naive },
+		{ "the speed-of-light probes", &r->t[G_IDEAL], &ref->ideal },
+	};
+
+	if (r->verdict != WB_V_PASS || !ref->have)
+		return;
+	for (size_t i = 0; i < sizeof(pair) / sizeof(pair[0]); i++) {
+		double a = pair[i].here->median_us, b = pair[i].there->median_us;
+
+		if (!pair[i].here->have || !pair[i].there->have ||
+		    a <= b * (1 + PLAUSIBLE_BASELINE_MARGIN))
+			continue;
+		r->verdict = WB_V_SUSPICIOUS;
+		g_detail(r, "%s ran %.0f%% slower beside your code (%.1f us) "
+			    "than in the grader's run without it (%.1f us, %s): "
+			    "something your code changed slowed what it is "
+			    "measured against. No points.", pair[i].what,
+			 100 * (a / b - 1), a, b, ref->from);
+	}
+}
+
 static void run_exercise(const struct options *o, const struct g_device *dev,
 			 struct g_row *row)
 {
 	char base[PATH_LEN - 16], runner[PATH_LEN], log[PATH_LEN], res[PATH_LEN];
-	char out[PATH_LEN], seed[32], why[160];
-	char *argv[] = { runner, "--exercise", row->spec.name, "--seed", seed,
-			 "--result", res, "--mode",
-			 o->mode == G_BENCH ? "bench" : "grade",
-			 o->size ? "--size" : NULL, (char *)o->size, NULL };
+	char out[PATH_LEN], seed[32], why[160], tiers[256], peer[32];
+	char *argv[16] = { runner, "--exercise", row->spec.name, "--seed", seed,
+			   "--result-fd", PROC_RECORD_FD_ARG, "--mode",
+			   o->mode == G_BENCH ? "bench" : "grade" };
 	struct g_result *r = &row->res;
+	struct proc_record rec;
 	struct proc_result pr;
-	char *text;
+	int argc = 9, need_ref;
 
 	memset(r, 0, sizeof(*r));
-	snprintf(base, sizeof(base), "%s/%s/%s", o->build_dir, row->spec.lab,
-		 row->spec.name);
+	snprintf(base, sizeof(base), "%.800s/%.63s/%.63s", o->build_dir,
+		 row->spec.lab, row->spec.name);
 	snprintf(runner, sizeof(runner), "%s", base);
 	snprintf(log, sizeof(log), "%s.log", base);
 	snprintf(res, sizeof(res), "%s.result", base);
 	snprintf(out, sizeof(out), "%s.out", base);
 	snprintf(seed, sizeof(seed), "%llu", o->seed);
+	g_tiers_arg(tiers, sizeof(tiers), &row->spec);
+	if (o->size) {
+		argv[argc++] = "--size";
+		argv[argc++] = (char *)o->size;
+	}
+	need_ref = row->spec.speed && !o->size && o->mode != G_BUILD_ONLY;
 
 	if (o->timeout_cap > 0 && o->timeout_cap < row->spec.timeout_s)
 		row->spec.timeout_s = o->timeout_cap;
@@ -501,17 +686,46 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 		/* REJECTED (inspect.h): the file is never run. */
 	} else if (o->mode == G_BUILD_ONLY) {
 		r->verdict = WB_V_BUILT;
+	} else if (need_ref && reference(o, dev, row)) {
+		r->verdict = WB_V_ERROR;
+		g_detail(r, "the grader's reference run (the naive and the "
+			    "speed of light, without your code) failed: see "
+			    "%s/%s.%s.reference.out",
+			 o->reference_dir ? o->reference_dir : o->build_dir,
+			 row->spec.lab, row->spec.name);
 	} else {
+		if (row->spec.speed && row->spec.ntiers) {
+			argv[argc++] = "--tiers";
+			argv[argc++] = tiers;
+		}
+		if (!o->no_lockdown)
+			argv[argc++] = "--lockdown";
+		if (r->ref.peer.have) {
+			snprintf(peer, sizeof(peer), "%.3f", r->ref.peer.median_us);
+			argv[argc++] = "--peer-us";
+			argv[argc++] = peer;
+		}
+		argv[argc] = NULL;
 		remove(res);
-		if (proc_run(argv, out, row->spec.timeout_s, &pr) < 0) {
+		/* The record through a pipe (proc.h), copied to res after. */
+		if (proc_run_record(argv, out, res, row->spec.timeout_s, &pr,
+				    &rec) < 0) {
 			r->verdict = WB_V_ERROR;
 			g_detail(r, "could not start %s: %s", runner, strerror(errno));
 		} else {
-			text = read_file(res, 1 << 20);
-			g_parse_record(text, r);
-			free(text);
+			g_parse_record(rec.text, r);
+			if (rec.too_long) {
+				r->garbled = 1;
+				g_detail(r, "record too long: the runner wrote more "
+					    "than %d bytes to its result",
+					 PROC_RECORD_MAX);
+			}
+			free(rec.text);
 			r->wall_s = pr.wall_s;
 			judge_process(r, &pr, row->spec.timeout_s, out);
+			if (o->mode == G_BENCH && r->ref.peer.have)
+				r->t[G_PEER] = r->ref.peer;
+			baseline_check(r);
 			if (o->sanitizer && o->mode == G_GRADE &&
 			    r->verdict == WB_V_PASS)
 				sanitize(o, runner, row);
@@ -521,7 +735,7 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 				prof_attach(&prof, runner, &row->spec, r);
 		}
 	}
-	g_score(&row->spec, r, dev->copy_gbps);
+	g_score(&row->spec, r, dev->copy_gbps, dev->dram_gbps);
 	if (o->mode == G_GRADE && !g_plausible(&row->spec, r, dev))
 		g_technique_apply(&row->spec, r);
 }
@@ -564,6 +778,48 @@ static int collect(const struct options *o, struct g_row *rows, int max)
 		fprintf(stderr, "grader: no exercise %s in %s\n", o->ex ? o->ex : "",
 			o->lab ? o->lab : "the labs");
 	return n ? n : -1;
+}
+
+/* "NVIDIA H100 80GB HBM3" -> "nvidia-h100-80gb-hbm3". */
+static void model_slug(const char *name, char *out, size_t n)
+{
+	size_t k = 0;
+
+	for (; *name && k + 1 < n; name++) {
+		if (isalnum((unsigned char)*name))
+			out[k++] = (char)tolower((unsigned char)*name);
+		else if (k && out[k - 1] != '-')
+			out[k++] = '-';
+	}
+	while (k && out[k - 1] == '-')
+		k--;
+	out[k] = '\0';
+}
+
+/*
+ * With no COURSE=, the calibration make calibrate wrote for this GPU model
+ * (CALIBRATIONS/<model>.conf), if there is one, is read as course settings
+ * (the same format): the tiers it measured there. 0, or -1 (why in err)
+ * when the file is there but wrong.
+ */
+static int calibration(struct options *o, const struct g_device *dev,
+		       struct course *c, char *err, size_t n)
+{
+	char slug[128];
+
+	if (o->course || !o->calibrations || o->mode == G_BUILD_ONLY ||
+	    !dev->name[0])
+		return 0;
+	model_slug(dev->name, slug, sizeof(slug));
+	snprintf(o->calib_path, sizeof(o->calib_path), "%s/%s.conf",
+		 o->calibrations, slug);
+	if (!exists(o->calib_path))
+		return 0;
+	if (course_load(o->calib_path, c, err, n) ||
+	    course_check_names(c, o->labs_dir, err, n))
+		return -1;
+	o->course = o->calib_path;
+	return 0;
 }
 
 static void on_interrupt(int sig)
@@ -630,6 +886,8 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o))
 		return usage();
+	if (o.reference_dir)
+		mkdir(o.reference_dir, 0755); /* one level: under the build */
 	/* A mistake in the course settings stops everything, GPU or not. */
 	if (o.course && (course_load(o.course, &course, err, sizeof(err)) ||
 			 course_check_names(&course, o.labs_dir, err, sizeof(err)))) {
@@ -659,6 +917,11 @@ int main(int argc, char **argv)
 	if (o.mode != G_BUILD_ONLY && probe_device(&o, &run.dev))
 		return 2;
 	gpu_peaks(&gpu, &run.dev);
+	if (calibration(&o, &run.dev, &course, err, sizeof(err))) {
+		fprintf(stderr, "grader: %s\n", err);
+		return 2;
+	}
+	run.calibration = o.course && o.course == o.calib_path;
 	run.nrows = collect(&o, rows, MAX_ROWS);
 	if (run.nrows < 0)
 		return 2;
@@ -668,6 +931,8 @@ int main(int argc, char **argv)
 	}
 	if (o.propose)
 		return calib_run(o.propose, rows, run.nrows, stdout);
+	if (o.score)
+		return calib_score(o.score, rows, run.nrows, stdout);
 	header(&o, &run);
 	if (o.mode != G_BUILD_ONLY)
 		gpu_report_start(&gpu, &run, stdout);

@@ -329,10 +329,16 @@ static int columns(const char *build_dir, const char *sol_dir,
 	snprintf(names, sizeof(names), "%s", with ? with : "");
 	for (char *w = strtok_r(names, ", ", &save); w && n < MAX_COLUMNS;
 	     w = strtok_r(NULL, ", ", &save)) {
-		if (!strcmp(w, "naive") || !strcmp(w, "peer")) {
-			c[n].label = !strcmp(w, "naive") ? "naive" : "peer";
+		if (!strcmp(w, "naive")) {
+			c[n].label = "naive";
 			c[n].impl = c[n].label;
 			memcpy(c[n++].runner, c[0].runner, PATH_LEN);
+		} else if (!strcmp(w, "peer")) {
+			/* Only the lab's info binary links the peers. */
+			c[n].label = "peer";
+			c[n].impl = c[n].label;
+			snprintf(c[n++].runner, PATH_LEN, "%s/%s/info", build_dir,
+				 s->lab);
 		} else if (!strcmp(w, "solution") && sol_dir) {
 			c[n].label = "solution";
 			c[n].impl = "student";

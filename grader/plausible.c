@@ -11,6 +11,7 @@
 #include "plausible.h"
 
 #include <stdio.h>
+#include <string.h>
 
 double g_bandwidth_ceiling(const struct g_device *dev, char *why, size_t n)
 {
@@ -64,9 +65,19 @@ int g_plausible(const struct g_spec *s, struct g_result *r,
 	    PLAUSIBLE_PEAK_MARGIN * dev->fp32_tflops) {
 		suspicious(r);
 		g_detail(r, "measured %.2f TFLOP/s, above %.0f%% of the CUDA "
-			    "cores' fp32 peak of %.2f TFLOP/s (from NVML): the "
-			    "timed calls did not compute their results. No points.",
+			    "cores' fp32 peak of %.2f TFLOP/s: the timed calls "
+			    "did not compute their results. No points.",
 			 r->tflops, 100 * PLAUSIBLE_PEAK_MARGIN, dev->fp32_tflops);
+		return 1;
+	}
+	if (!strcmp(r->sol, "dram") && r->share > PLAUSIBLE_SHARE_CEILING) {
+		suspicious(r);
+		g_detail(r, "measured %.0f%% of the speed of light timed in the "
+			    "same rounds (%.1f us for what the probes read and "
+			    "write in %.1f us): no kernel moves the bytes this "
+			    "exercise needs that fast. No points.",
+			 100 * r->share, r->t[G_STUDENT].median_us,
+			 r->t[G_IDEAL].median_us);
 		return 1;
 	}
 	return 0;

@@ -10,7 +10,10 @@
  *              not a ceiling: memory-bound solutions reach up to 108% of
  *              it on an H200), so either alone suffices;
  *   FLOP/s     105% of the CUDA cores' fp32 peak (NVML's maximum SM
- *              clock x SMs x fp32 lanes per SM x 2), only where known.
+ *              clock x SMs x fp32 lanes per SM x 2; the device's own
+ *              clock where NVML gives none);
+ *   share      PLAUSIBLE_SHARE_CEILING of the speed of light measured in
+ *              the same rounds (memory-bound exercises).
  * SUSPICIOUS earns no points; the figures are shown.
  */
 #ifndef GRADER_PLAUSIBLE_H
@@ -23,6 +26,17 @@
 /* Margins over the ceilings: measurement noise, not a loophole. */
 #define PLAUSIBLE_PEAK_MARGIN 1.05
 #define PLAUSIBLE_COPY_MARGIN 1.25
+
+/* A memory-bound exercise faster than this share of the speed of light
+ * measured beside it did not move its bytes: honest code stays under ~1.05
+ * (its last writes can stay in the L2, as the probes' do). */
+#define PLAUSIBLE_SHARE_CEILING 1.25
+
+/* The naive and the probes may run this much slower beside the student's
+ * code than in the grader's reference without it before the run is
+ * SUSPICIOUS: two processes, minutes apart, differ by up to ~5% (clocks,
+ * placement), so 12% leaves twice that. */
+#define PLAUSIBLE_BASELINE_MARGIN 0.12
 
 /* The bandwidth ceiling in GB/s (0: none known); its basis into why. */
 double g_bandwidth_ceiling(const struct g_device *dev, char *why, size_t n);

@@ -74,18 +74,31 @@ static void list_line(char *l, void *arg)
 		snprintf(s->name, sizeof(s->name), "%s", name);
 		snprintf(s->title, sizeof(s->title), "%s", l + off);
 		snprintf(s->bench, sizeof(s->bench), "-");
+		snprintf(s->tiers_from, sizeof(s->tiers_from), "lab");
 		s->speed = strcmp(kind, "speed") == 0;
 		s->points_correct = a;
 		s->points_speed = b;
 		s->timeout_s = c;
 	} else if (sscanf(l, "tier %63s %lf %lf", name, &a, &b) == 3) {
+		/* A lab's tiers are shares of the ideal time (harness.h). */
 		s = spec_named(st, name);
 		if (!s || s->ntiers >= G_MAX_TIERS) {
 			st->bad = 1;
 			return;
 		}
-		s->tiers[s->ntiers].speedup = a;
+		s->tier_unit = G_TIERS_SHARE;
+		s->tiers[s->ntiers].x = a;
 		s->tiers[s->ntiers++].points = b;
+	} else if (sscanf(l, "ideal %63s %15s %lf", name, kind, &a) == 3) {
+		s = spec_named(st, name);
+		if (!s || (strcmp(kind, "dram") && strcmp(kind, "peer") &&
+			   strcmp(kind, "instr"))) {
+			st->bad = 1;
+			return;
+		}
+		/* One of the three words above: it fits. */
+		snprintf(s->ideal, sizeof(s->ideal), "%.7s", kind);
+		s->instr_speedup = a;
 	} else if (sscanf(l, "bench %63s %63s", name, label) == 2) {
 		s = spec_named(st, name);
 		if (s)
@@ -118,7 +131,65 @@ static int impl_index(const char *name)
 		return G_NAIVE;
 	if (strcmp(name, "peer") == 0)
 		return G_PEER;
+	if (strcmp(name, "ideal") == 0)
+		return G_IDEAL;
 	return -1;
+}
+
+/* "ratio speedup|share MED LO HI", "ratio naive_ideal X 0 0". */
+static int ratio_line(const char *l, struct g_result *r)
+{
+	char what[32];
+	double med, lo, hi;
+	struct g_ratio *q;
+
+	if (sscanf(l, "%31s %lf %lf %lf", what, &med, &lo, &hi) != 4)
+		return -1;
+	if (!strcmp(what, "naive_ideal")) {
+		r->naive_ideal = med;
+		return 0;
+	}
+	q = !strcmp(what, "speedup") ? &r->r_speedup :
+	    !strcmp(what, "share") ? &r->r_share : NULL;
+	if (!q || !(med > 0) || !(lo <= med) || !(med <= hi))
+		return -1;
+	q->have = 1;
+	q->med = med;
+	q->lo = lo;
+	q->hi = hi;
+	return 0;
+}
+
+/* "sol dram|peer|instr READ_BYTES WRITE_BYTES READ_GBPS WRITE_GBPS". */
+static int sol_line(const char *l, struct g_result *r)
+{
+	char what[8];
+
+	if (sscanf(l, "%7s %lf %lf %lf %lf", what, &r->read_bytes,
+		   &r->write_bytes, &r->read_gbps, &r->write_gbps) != 5 ||
+	    (strcmp(what, "dram") && strcmp(what, "peer") &&
+	     strcmp(what, "instr")))
+		return -1;
+	snprintf(r->sol, sizeof(r->sol), "%s", what);
+	return 0;
+}
+
+#define AFTER_END "the runner wrote to its result after its verdict"
+
+/*
+ * A line after "end": nothing may follow the verdict (the driver's pipe
+ * cannot be rewound, so this is the only way to change one), and the
+ * record is unreadable: CRASH. Said once, even when the details are full.
+ */
+static void after_end(struct g_result *r)
+{
+	r->garbled = 1;
+	for (int i = 0; i < r->ndetails; i++)
+		if (strcmp(r->details[i], AFTER_END) == 0)
+			return;
+	if (r->ndetails == G_MAX_DETAILS)
+		r->ndetails--;
+	g_detail(r, "%s", AFTER_END);
 }
 
 static void record_line(char *l, void *arg)
@@ -130,7 +201,7 @@ static void record_line(char *l, void *arg)
 	int i, off = 0;
 
 	if (r->complete) {
-		r->garbled = 1; /* nothing may follow "end" */
+		after_end(r);
 		return;
 	}
 	if (strcmp(l, "end") == 0) {
@@ -158,12 +229,22 @@ static void record_line(char *l, void *arg)
 			  &t.q1_us, &t.q3_us, &t.samples) == 5 &&
 		   (i = impl_index(word)) >= 0) {
 		t.have = t.median_us > 0;
-		t.host_us = r->t[i].host_us;
 		r->t[i] = t;
-	} else if (strcmp(key, "host") == 0 &&
-		   sscanf(l + off, "%63s %lf", word, &x) == 2 &&
-		   (i = impl_index(word)) >= 0) {
-		r->t[i].host_us = x;
+	} else if (strcmp(key, "ratio") == 0) {
+		if (ratio_line(l + off, r))
+			r->garbled = 1;
+	} else if (strcmp(key, "sol") == 0) {
+		if (sol_line(l + off, r))
+			r->garbled = 1;
+	} else if (strcmp(key, "clock") == 0) {
+		if (sscanf(l + off, "%lf %lf %lf", &r->mhz_min, &r->mhz_med,
+			   &r->mhz_max) != 3)
+			r->garbled = 1;
+	} else if (strcmp(key, "rounds") == 0) {
+		if (sscanf(l + off, "%d %d %d %d %d %d", &r->rounds, &r->dropped,
+			   &r->extra, &r->resets, &r->verified,
+			   &r->throttled) != 6)
+			r->garbled = 1;
 	} else if (strcmp(key, "bytes") == 0 && sscanf(l + off, "%lf", &x) == 1) {
 		r->bytes = x;
 	} else if (strcmp(key, "flops") == 0 && sscanf(l + off, "%lf", &x) == 1) {

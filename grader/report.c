@@ -25,6 +25,8 @@ static void fmt_us(char *buf, size_t n, const struct g_timing *t)
 {
 	if (!t->have)
 		snprintf(buf, n, "-");
+	else if (t->median_us >= 1e6)
+		snprintf(buf, n, "%.2f s", t->median_us / 1e6);
 	else if (t->median_us >= 10000)
 		snprintf(buf, n, "%.2f ms", t->median_us / 1000);
 	else
@@ -39,69 +41,118 @@ static void fmt_or_dash(char *buf, size_t n, const char *fmt, double x)
 		snprintf(buf, n, "-");
 }
 
+/*
+ * One row of the table: 80 columns. The naive's time, GB/s and each tier
+ * as a speedup on this GPU are in the exercise's lines below the table.
+ */
 static void row_line(FILE *f, const struct g_row *row)
 {
 	const struct g_result *r = &row->res;
-	const struct g_timing *st = &r->t[G_STUDENT];
-	char name[2 * G_NAME_LEN + 2], tm[32], nv[32], sp[32], bw[32], pc[32];
-	char spread[32], tier[32], next[32], pts[32];
+	char name[2 * G_NAME_LEN + 2], tm[32], sp[32], sol[32], tier[32];
+	char pts[32];
 
 	full_name(row, name, sizeof(name));
-	fmt_us(tm, sizeof(tm), st);
-	fmt_us(nv, sizeof(nv), &r->t[G_NAIVE]);
+	/* Cut to its column, the cut marked (the files keep it whole). */
+	if (strlen(name) > 23)
+		snprintf(name + 22, sizeof(name) - 22, "~");
+	fmt_us(tm, sizeof(tm), &r->t[G_STUDENT]);
 	fmt_or_dash(sp, sizeof(sp), "%.2fx", r->speedup);
-	fmt_or_dash(bw, sizeof(bw), "%.0f", r->gbps);
-	fmt_or_dash(pc, sizeof(pc), "%.0f%%", r->pct_copy);
-	fmt_or_dash(spread, sizeof(spread), "%.1f%%",
-		    st->have ? 100 * (st->q3_us - st->q1_us) / st->median_us : 0);
+	fmt_or_dash(sol, sizeof(sol), "%.0f%%", 100 * r->share);
 	if (row->spec.speed)
 		snprintf(tier, sizeof(tier), "%d/%d", r->tier, row->spec.ntiers);
 	else
 		snprintf(tier, sizeof(tier), "-");
-	fmt_or_dash(next, sizeof(next), "%.2fx",
-		    row->spec.speed ? r->next_target : 0);
 	snprintf(pts, sizeof(pts), "%g/%g", r->points, r->max_points);
-	fprintf(f, "%-26s %-15s %10s %10s %6s %8s %6s %5s %5s %7s %9s\n",
-		name, wb_verdict_label(r->verdict), tm, nv, spread, sp, bw, pc,
-		tier, next, pts);
+	fprintf(f, "%-23s %-15s %9s %8s %5s %4s %9s\n", name,
+		wb_verdict_label(r->verdict), tm, sp, sol, tier, pts);
+}
+
+/* What each tier asks on this GPU: "2.41x (35%)", a list. */
+static void tiers_line(FILE *m, const struct g_row *row)
+{
+	const struct g_spec *s = &row->spec;
+	const struct g_result *r = &row->res;
+
+	fprintf(m, "tiers on this GPU:");
+	for (int i = 0; i < s->ntiers; i++) {
+		if (r->at[i] > 0)
+			fprintf(m, " %.2fx", r->at[i]);
+		if (s->tier_unit == G_TIERS_SHARE)
+			fprintf(m, "%s%.0f%% of the speed of light%s",
+				r->at[i] > 0 ? " (" : " ", 100 * s->tiers[i].x,
+				r->at[i] > 0 ? ")" : "");
+		fprintf(m, " = %g points%s", s->tiers[i].points,
+			i + 1 < s->ntiers ? ";" : "");
+	}
+	fprintf(m, " [%s]", !strcmp(s->tiers_from, "lab") ?
+		"the lab's tiers" : s->tiers_from);
+}
+
+/* The figures of a timed exercise, before its details. */
+static void figures(FILE *m, const struct g_row *row)
+{
+	const struct g_result *r = &row->res;
+
+	fprintf(m, ": %.1f us vs naive %.1f us, speedup %.2fx",
+		r->t[G_STUDENT].median_us, r->t[G_NAIVE].median_us, r->speedup);
+	if (r->r_speedup.have)
+		fprintf(m, " (95%%: %.2f-%.2fx)", r->r_speedup.lo,
+			r->r_speedup.hi);
+	if (r->share > 0)
+		fprintf(m, ", %.0f%% of the speed of light", 100 * r->share);
+	if (r->gbps > 0)
+		fprintf(m, ", %.0f GB/s", r->gbps);
+	if (r->pct_dram > 0)
+		fprintf(m, " (%.0f%% of the DRAM's peak)", r->pct_dram);
+	fprintf(m, ", tier %d of %d", r->tier, row->spec.ntiers);
+	if (row->spec.speed && r->next_target > 0 && r->verdict == WB_V_PASS)
+		fprintf(m, "; next tier at %.2fx", r->next_target);
+	if (r->tflops > 0)
+		fprintf(m, "\n%.2f TFLOP/s", r->tflops);
+	if (r->tflops > 0 && r->pct_peer > 0)
+		fprintf(m, ", %.0f%% of the library peer (%.1f us, the grader's "
+			   "reference run)", r->pct_peer, r->t[G_PEER].median_us);
+	fputc('\n', m);
+	tiers_line(m, row);
+	if (r->rounds)
+		fprintf(m, "\ntimed in %d rounds (%d outputs checked%s%s), SM "
+			   "clock %.0f-%.0f MHz", r->rounds, r->verified,
+			r->dropped ? ", throttled rounds dropped: " : "",
+			r->dropped ? "yes" : "", r->mhz_min, r->mhz_max);
 }
 
 void report_table(FILE *f, const struct g_run *run)
 {
 	double points, max;
 
-	fprintf(f, "\n%-26s %-15s %10s %10s %6s %8s %6s %5s %5s %7s %9s\n",
-		"exercise", "verdict", "time", "naive", "spread", "speedup",
-		"GB/s", "%copy", "tier", "next", "points");
+	fprintf(f, "\n%-23s %-15s %9s %8s %5s %4s %9s\n", "exercise", "verdict",
+		"time", "speedup", "%SOL", "tier", "points");
 	for (int i = 0; i < run->nrows; i++)
 		row_line(f, &run->rows[i]);
 	for (int i = 0; i < run->nrows; i++) {
 		const struct g_row *row = &run->rows[i];
-		char name[2 * G_NAME_LEN + 2];
+		char name[2 * G_NAME_LEN + 2], *text;
 
-		if (row->res.tflops > 0) {
-			full_name(row, name, sizeof(name));
-			fprintf(f, "\n%s: %.2f TFLOP/s", name, row->res.tflops);
-			if (row->res.pct_peer > 0)
-				fprintf(f, ", %.0f%% of the library peer (%.1f us) "
-					   "timed in the same run",
-					row->res.pct_peer,
-					row->res.t[G_PEER].median_us);
-			fputc('\n', f);
-		}
-		if (!row->res.ndetails)
+		if (!row->res.ndetails && !row->res.t[G_STUDENT].have)
 			continue;
 		full_name(row, name, sizeof(name));
-		fprintf(f, "\n%s: %s\n", name, wb_verdict_label(row->res.verdict));
-		for (int d = 0; d < row->res.ndetails; d++)
-			fprintf(f, "  %s\n", row->res.details[d]);
+		text = report_row_text(row);
+		fprintf(f, "\n%s: %s\n", name, text ? text : "");
+		free(text);
 	}
 	g_totals(run, &points, &max);
-	fprintf(f, "\ntotal: %g / %g points", points, max);
-	if (run->dev.copy_gbps > 0)
-		fprintf(f, "   (copy bandwidth %.0f GB/s; time and naive are "
-			   "medians, spread is the IQR of time)",
+	fprintf(f, "\ntotal: %g / %g points\n", points, max);
+	if (run->dev.read_gbps > 0)
+		fprintf(f, "%s: read %.0f, write %.0f, copy %.0f GB/s measured "
+			   "now", run->dev.name, run->dev.read_gbps,
+			run->dev.write_gbps, run->dev.copy_gbps);
+	else if (run->dev.copy_gbps > 0)
+		fprintf(f, "%s: copy %.0f GB/s measured now", run->dev.name,
 			run->dev.copy_gbps);
+	if (run->dev.dram_gbps > 0)
+		fprintf(f, "; DRAM peak %.0f GB/s", run->dev.dram_gbps);
+	fprintf(f, "\n%%SOL: the share of each exercise's speed of light, "
+		   "timed beside it (docs/grading.md, section 4)");
 	if (run->course) {
 		char line[768];
 
@@ -247,18 +298,7 @@ char *report_row_text(const struct g_row *row)
 		return NULL;
 	fprintf(m, "%s", wb_verdict_label(r->verdict));
 	if (r->t[G_STUDENT].have && r->t[G_NAIVE].have)
-		fprintf(m, ": %.1f us vs naive %.1f us, speedup %.2fx, %.0f GB/s"
-			   " (%.0f%% of copy bandwidth), tier %d of %d",
-			r->t[G_STUDENT].median_us, r->t[G_NAIVE].median_us,
-			r->speedup, r->gbps, r->pct_copy, r->tier,
-			row->spec.ntiers);
-	if (row->spec.speed && r->next_target > 0 && r->verdict == WB_V_PASS)
-		fprintf(m, "; next tier at %.2fx", r->next_target);
-	if (r->tflops > 0)
-		fprintf(m, "\n%.2f TFLOP/s", r->tflops);
-	if (r->tflops > 0 && r->pct_peer > 0)
-		fprintf(m, ", %.0f%% of the library peer timed in the same run",
-			r->pct_peer);
+		figures(m, row);
 	for (int d = 0; d < r->ndetails; d++)
 		fprintf(m, "\n%s", r->details[d]);
 	if (fclose(m) != 0) {
@@ -299,8 +339,9 @@ void report_settings_line(char *buf, size_t n, const struct g_run *run)
 		snprintf(buf, n, "the labs' own settings");
 		return;
 	}
-	snprintf(buf, n, "course settings %s%s%s%s", run->course,
-		 run->course_name ? " (" : "",
+	snprintf(buf, n, "%s %s%s%s%s", run->calibration ?
+		 "the calibration of this GPU model," : "course settings",
+		 run->course, run->course_name ? " (" : "",
 		 run->course_name ? run->course_name : "",
 		 run->course_name ? ")" : "");
 }
@@ -319,8 +360,10 @@ static void json_head(FILE *f, const struct g_run *run)
 	if (run->mode == G_BUILD_ONLY)
 		fprintf(m, "Built only: no GPU code was run.");
 	else
-		fprintf(m, "Graded on %s, copy bandwidth %.0f GB/s, seed %llu.",
-			run->dev.name, run->dev.copy_gbps, run->seed);
+		fprintf(m, "Graded on %s (read %.0f, write %.0f, copy %.0f GB/s "
+			   "measured now), seed %llu.", run->dev.name,
+			run->dev.read_gbps, run->dev.write_gbps,
+			run->dev.copy_gbps, run->seed);
 	report_settings_line(line, sizeof(line), run);
 	if (run->course)
 		fprintf(m, "\nGraded with %s, which %s%s", line,
@@ -363,14 +406,16 @@ static void tsv_body(FILE *f, const struct g_run *run)
 {
 	fprintf(f, "lab\texercise\tverdict\tpoints\tmax_points\tspeedup\t"
 		   "time_us\tnaive_us\tpeer_us\tgbps\tpct_copy\ttier\t"
-		   "tflops\tpct_peer\tsettings\ttechnique\n");
+		   "tflops\tpct_peer\tsettings\ttechnique\tshare\tshare_lo\t"
+		   "share_hi\tideal_us\tsol\ttiers_from\ttier_speedups\t"
+		   "audit\n");
 	for (int i = 0; i < run->nrows; i++) {
 		const struct g_row *row = &run->rows[i];
 		const struct g_result *r = &row->res;
 
 		/* settings: "lab" (its own knobs) or the course file that
 		 * changed them */
-		fprintf(f, "%s\t%s\t%s\t%g\t%g\t%.4f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%.3f\t%.1f\t%s\t%s\n",
+		fprintf(f, "%s\t%s\t%s\t%g\t%g\t%.4f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%.3f\t%.1f\t%s\t%s\t",
 			row->spec.lab, row->spec.name, wb_verdict_key(r->verdict),
 			r->points, r->max_points, r->speedup,
 			r->t[G_STUDENT].median_us, r->t[G_NAIVE].median_us,
@@ -378,6 +423,16 @@ static void tsv_body(FILE *f, const struct g_run *run)
 			r->tflops, r->pct_peer,
 			row->course_changed ? run->course : "lab",
 			g_technique_word(r->technique));
+		/* share, its interval, the ideal, what it was, where the
+		 * tiers come from, each tier as a speedup here, the audit */
+		fprintf(f, "%.4f\t%.4f\t%.4f\t%.3f\t%s\t%s\t",
+			r->share, r->r_share.lo, r->r_share.hi,
+			r->t[G_IDEAL].median_us, r->sol[0] ? r->sol : "-",
+			row->spec.tiers_from[0] ? row->spec.tiers_from : "lab");
+		for (int k = 0; k < row->spec.ntiers && r->at[0] > 0; k++)
+			fprintf(f, "%s%.3f", k ? " " : "", r->at[k]);
+		fprintf(f, "%s\t%s\n", row->spec.ntiers && r->at[0] > 0 ? "" : "-",
+			r->audit[0] ? r->audit : "-");
 	}
 }
 

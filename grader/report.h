@@ -19,8 +19,11 @@ struct g_device {
 	double mem_gb;
 	char driver[32];
 	double copy_gbps; /* measured this run: the bandwidth reference */
+	double read_gbps, write_gbps; /* the probes, this run (devinfo) */
+	double clock_mhz; /* the highest SM clock, from the device */
 	double dram_gbps; /* the DRAM's peak from NVML (gpustate.c); 0: unknown */
-	double fp32_tflops; /* the CUDA cores' fp32 peak (NVML); 0: unknown */
+	double fp32_tflops; /* the CUDA cores' fp32 peak: NVML's clock, else
+			     * the device's own (devinfo); 0: unknown */
 };
 
 struct g_row {
@@ -39,6 +42,8 @@ struct g_run {
 	struct g_row *rows;
 	int nrows;
 	const char *course;      /* course settings file (grader/course.h), or NULL */
+	int calibration;         /* ... found by itself: this GPU model's
+				  * calibration (make calibrate) */
 	const char *course_name; /* its "course = ..." line, or NULL */
 	const char *course_changes; /* what it changed, a line each; NULL: nothing */
 	char condition[1024];    /* the GPU at the start and end, and warnings

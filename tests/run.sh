@@ -113,6 +113,9 @@ section_build() {
 	else
 		skip "build/the broken cases and ladder steps compile: $NO_SOLUTIONS"
 	fi
+	build_archs
+	build_recordings
+	build_docs
 	build_nogpu
 }
 
@@ -172,6 +175,75 @@ own_runners() {
 	echo "$st" > "$LOGS/build-$tag.status"
 }
 
+# Every skeleton and solution compiles for the GPUs students have: Turing
+# (T4), Ampere (A100, RTX 30), Ada (RTX 40) and Hopper, in one nvcc run
+# per file (compile only; linking is the same on every architecture).
+ARCHS=${ARCHS:-75 80 86 89 90}
+build_archs() {
+	gencode=""
+	for a in $ARCHS; do gencode="$gencode -gencode arch=compute_$a,code=sm_$a"; done
+	ls solutions/*/*.cu labs/*/*.cu 2>/dev/null | while read -r f; do
+		lab=$(basename "$(dirname "$f")") ex=$(basename "$f" .cu)
+		grep -q "^EXERCISES *:*=.*\<$ex\>" "labs/$lab/lab.mk" 2>/dev/null && echo "$f"
+	done > "$LOGS/archs.list"
+	n=$(grep -c . "$LOGS/archs.list")
+	NVCC=${NVCC:-nvcc}
+	# shellcheck disable=SC2016
+	xargs -P "$JOBS" -I{} sh -c '
+		f={}; lab=$(basename "$(dirname "$f")")
+		out=$(echo "$f" | tr / _)
+		'"$NVCC"' -O3 '"$gencode"' -std=c++17 -Icommon -I"labs/$lab" -c "$f" \
+			-o "'"$LOGS"'/arch-$out.o" > "'"$LOGS"'/arch-$out.log" 2>&1 ||
+			echo "$f" >> "'"$LOGS"'/archs.failed"' < "$LOGS/archs.list"
+	if [ -s "$LOGS/archs.failed" ]; then
+		for f in $(cat "$LOGS/archs.failed"); do
+			cat "$LOGS/arch-$(echo "$f" | tr / _).log"
+		done > "$LOGS/archs.log"
+		fail "build/every skeleton and solution compiles for sm_$(echo $ARCHS | sed 's/ /, sm_/g')" "$LOGS/archs.log"
+	else
+		pass "build/all $n skeletons and solutions compile for sm_$(echo $ARCHS | sed 's/ /, sm_/g')"
+	fi
+	rm -f "$LOGS"/arch-*.o "$LOGS/archs.failed"
+}
+
+# The tiers keep every recorded step where it belongs, on every GPU
+# recorded: each tests/calibrate/*-all.tsv with shares, scored with the
+# labs' tables, against tests/calibrate/expected-tiers.tsv.
+build_recordings() {
+	exp=tests/calibrate/expected-tiers.tsv
+	[ -f "$exp" ] || { skip "build/recorded tiers: no $exp"; return; }
+	for rec in tests/calibrate/*-all.tsv; do
+		name=$(basename "$rec" -all.tsv)
+		"$GRADER" --labs labs --build "$B/labs" --score-recording "$rec" \
+			> "$LOGS/score-$name.tsv" 2> "$LOGS/score-$name.log"
+		bad=$(awk -F '\t' 'FNR == NR { if ($0 !~ /^#/) want[$1 "\t" $2] = $3; next }
+			($1 "\t" $2) in want && want[$1 "\t" $2] != $3 {
+				print $1 " " $2 ": tier " $3 ", expected " want[$1 "\t" $2] }' \
+			"$exp" "$LOGS/score-$name.tsv")
+		n=$(grep -c . "$LOGS/score-$name.tsv")
+		if [ "$n" -eq 0 ]; then
+			skip "build/recorded tiers on $name: it has no shares (recorded before the speed of light)"
+		elif [ -z "$bad" ]; then
+			pass "build/the tiers keep the $n steps recorded on $name where they belong"
+		else
+			echo "$bad" >> "$LOGS/score-$name.log"
+			fail "build/the tiers keep the steps recorded on $name where they belong" "$LOGS/score-$name.log"
+		fi
+	done
+}
+
+# The numbers the docs quote about the labs are the labs' tables
+# (tools/docs.sh; make docs rewrites them).
+build_docs() {
+	if [ ! -f tools/docs.sh ]; then
+		skip "build/the docs quote the labs' tables: no tools/docs.sh (the student handout)"
+	elif B="$B" sh tools/docs.sh check > "$LOGS/docs.log" 2>&1; then
+		pass "build/the docs quote the labs' tables (tiers: tools/docs.sh)"
+	else
+		fail "build/the docs quote the labs' tables: run make docs" "$LOGS/docs.log"
+	fi
+}
+
 # With no GPU, make grade says so in one line.
 build_nogpu() {
 	if ! "$DEVINFO" --check > /dev/null 2>&1; then
@@ -194,17 +266,21 @@ grade_to() { # grade_to SRC LOGNAME [make args...]: grade, keep the TSV
 		JSON="$LOGS/$name.json" "$@" > "$LOGS/$name.log" 2>&1
 }
 
-# expect_file FILE NAME: every "lab/exercise VERDICT [speedup<MAX]" line of
-# FILE holds in NAME.tsv; mismatches go to NAME.log. Returns 0 when all do.
+# expect_file FILE NAME: every "lab/exercise VERDICT [COLUMN<MAX]" line
+# of FILE holds in NAME.tsv, where COLUMN is a results.tsv column (speedup,
+# share, tier); mismatches go to NAME.log. Returns 0 when all do.
 expect_file() {
 	ok=0
 	while read -r ex want limit; do
 		got=$(verdict_of "$LOGS/$2.tsv" "${ex%%/*}" "${ex#*/}")
 		[ "$got" = "$want" ] || { ok=1; echo "$ex: got ${got:-nothing}, expected $want" >> "$LOGS/$2.log"; }
 		[ -n "$limit" ] || continue
-		sp=$(speedup_of "$LOGS/$2.tsv" "${ex%%/*}" "${ex#*/}")
-		awk -v s="$sp" -v m="${limit#speedup<}" 'BEGIN { exit !(s > 0 && s < m) }' ||
-			{ ok=1; echo "$ex: speedup ${sp:-none}, expected below ${limit#speedup<}" >> "$LOGS/$2.log"; }
+		col=${limit%%<*} max=${limit#*<}
+		x=$(awk -F '\t' -v l="${ex%%/*}" -v e="${ex#*/}" -v c="$col" '
+			NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+			$1 == l && $2 == e && k { print $k }' "$LOGS/$2.tsv")
+		awk -v x="$x" -v m="$max" 'BEGIN { exit !(x != "" && x + 0 < m + 0) }' ||
+			{ ok=1; echo "$ex: $col ${x:-none}, expected below $max" >> "$LOGS/$2.log"; }
 	done < "$1"
 	return $ok
 }
@@ -227,7 +303,7 @@ section_gpu() {
 	if [ $? -ne 0 ]; then
 		skip "gpu/solutions grade to full marks: ${why:-no usable GPU}"
 		skip "gpu/skeletons grade to 0, not implemented: ${why:-no usable GPU}"
-		for d in tests/broken/*/; do
+		for d in tests/broken/*/ tests/honest/*/; do
 			[ -d "$d" ] || continue
 			skip "gpu/broken/$(basename "$d"): ${why:-no usable GPU}"
 		done
@@ -250,7 +326,7 @@ section_gpu() {
 			"gpu/skeletons grade to 0, not implemented"
 	fi
 
-	for d in tests/broken/${TEST_BROKEN:-*}/; do
+	for d in tests/broken/${TEST_BROKEN:-*}/ tests/honest/${TEST_BROKEN:-*}/; do
 		[ -f "$d/expect" ] || continue
 		case=$(basename "$d")
 		case $case in ${TEST_BROKEN_SKIP:-/}) continue ;; esac
@@ -262,10 +338,10 @@ section_gpu() {
 		if [ $# -eq 1 ] && [ -f "$1" ]; then
 			ex=$(basename "$1" .cu)
 			grep "^$lab/$ex " "$d/expect" > "$LOGS/expect-$case"
-			grade_to "tests/broken/$case solutions" "broken-$case" LAB="$lab" EX="$ex" TIMEOUT=30
+			grade_to "${d%/} solutions" "broken-$case" LAB="$lab" EX="$ex" TIMEOUT=30
 		else
 			cp "$d/expect" "$LOGS/expect-$case"
-			grade_to "tests/broken/$case solutions" "broken-$case" LAB="$lab" TIMEOUT=30
+			grade_to "${d%/} solutions" "broken-$case" LAB="$lab" TIMEOUT=30
 		fi
 		if [ -s "$LOGS/expect-$case" ] && expect_file "$LOGS/expect-$case" "broken-$case"; then
 			pass "gpu/broken/$case gets $(headline "$d/expect"), the rest still grades"

@@ -1,16 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# tools/calibrate.sh - make calibrate: speedups on this GPU, and tiers
-# proposed from them as a ready-to-use course settings file.
+# tools/calibrate.sh - make calibrate: shares of the speed of light on this
+# GPU, and tiers proposed from them as the calibration of this GPU model
+# (calibrations/<model>.conf, which make grade finds by itself).
 #
 #   1. tests/gpu/calibrate.sh grades solutions/ RUNS times and every ladder
 #      step once, into OUT/all.tsv, and prints its table;
-#   2. the naive code is graded against itself twice: each exercise with a
-#      wrapper under tests/calibrate/naive/<lab>/<exercise>.cu (one that
-#      calls the naive entry point) adds "naive" rows to all.tsv;
-#   3. the grader proposes tiers from all.tsv (grader/calibrate.c) and the
-#      proposal is written to OUT/course.conf, whole or not at all.
+#   2. the grader proposes tiers from all.tsv (grader/calibrate.c) and the
+#      proposal is written to OUT/course.conf, whole or not at all, and
+#      installed as calibrations/<model>.conf.
 #
 # Environment (set by the Makefile): RUNS, LAB, COURSE, OUT, GRADER, B,
 # MAKE. Needs a GPU; changes no clock or any other GPU setting.
@@ -20,35 +19,16 @@ RUNS=${RUNS:-5}
 LAB=${LAB:-}
 OUT=${OUT:-build/calibrate}
 MAKE=${MAKE:-make}
-NAIVE_DIR=tests/calibrate/naive
-NAIVE_RUNS=2
 
 mkdir -p "$OUT"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2> /dev/null | head -n 1)
-echo "calibrating on ${gpu:-this GPU}: solutions x $RUNS, naive x $NAIVE_RUNS," \
-     "ladder steps x 1 (files in $OUT)"
+echo "calibrating on ${gpu:-this GPU}: solutions x $RUNS, ladder steps x 1" \
+     "(files in $OUT)"
 CAL_OUT=$OUT sh tests/gpu/calibrate.sh "$RUNS" "$LAB" || exit 1
 
-# Rows of a results.tsv whose exercise has a naive wrapper, as all.tsv rows.
-naive_rows() {
-	tail -n +2 "$1" | while IFS="$(printf '\t')" read -r lab ex rest; do
-		[ -f "$NAIVE_DIR/$lab/$ex.cu" ] && printf 'naive\t%s\t%s\t%s\n' "$lab" "$ex" "$rest"
-	done
-}
-
-if [ -d "$NAIVE_DIR" ]; then
-	i=1
-	while [ "$i" -le "$NAIVE_RUNS" ]; do
-		# The skeletons fill in where no wrapper exists; those rows
-		# (NOT IMPLEMENTED) are dropped, so the status is not checked.
-		$MAKE --no-print-directory grade SRC="$NAIVE_DIR labs" ${LAB:+LAB=$LAB} \
-			TSV="$OUT/naive-$i.tsv" JSON="$OUT/naive-$i.json" > "$OUT/naive-$i.log" 2>&1
-		[ -s "$OUT/naive-$i.tsv" ] || { echo "grading the naive wrappers failed: see $OUT/naive-$i.log" >&2; exit 1; }
-		naive_rows "$OUT/naive-$i.tsv" >> "$OUT/all.tsv"
-		i=$((i + 1))
-	done
-fi
-
+# The naive's own share of the speed of light comes from the solutions'
+# rows (speedup / share); its noise is in the paired intervals, so the
+# naive is no longer graded against itself here.
 {
 	echo "course = tiers calibrated on ${gpu:-this GPU}, $(date -u +%Y-%m-%d)"
 	"$GRADER" --labs labs --build "$B/solutions" ${LAB:+--lab "$LAB"} \
@@ -63,9 +43,15 @@ if [ "$rc" -gt 1 ]; then
 	exit 1
 fi
 mv "$OUT/course.conf.tmp" "$OUT/course.conf"
+# The calibration of this GPU model: make grade finds it by itself on a GPU
+# of the same name (grader/main.c), unless COURSE= is given.
+slug=$(printf '%s' "${gpu:-unknown}" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9][^a-z0-9]*/-/g; s/^-//; s/-$//')
+mkdir -p calibrations
+cp "$OUT/course.conf" "calibrations/$slug.conf"
 echo
 cat "$OUT/course.conf"
 echo
-echo "proposed course settings: $OUT/course.conf"
-echo "check them, then grade with: make grade COURSE=$OUT/course.conf"
+echo "proposed tiers: $OUT/course.conf, installed as calibrations/$slug.conf:"
+echo "make grade on a ${gpu:-GPU of this model} uses them by itself from now on"
+echo "(delete the file to go back to the labs' own tiers; COURSE= still wins)."
 [ "$rc" -eq 0 ]

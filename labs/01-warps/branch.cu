@@ -14,7 +14,7 @@
  *
  * Contract
  *   in    device pointer, n unsigned ints, 256-byte aligned, read only.
- *         Any n with 1 <= n < 2^32: odd, not a multiple of 32 or of 4.
+ *         Any n with 1 <= n < 2^31: odd, not a multiple of 32 or of 4.
  *   out   device pointer, n unsigned ints, poisoned on entry: write every
  *         element. Results must match exactly (integer arithmetic).
  *   Use branch_a and branch_b as they are (no tables, no precomputed

@@ -240,7 +240,8 @@ static int branch_setup(struct wb_ctx *c)
 
 	/* Any 32-bit value: the chains mix every bit, so an element given
 	 * the other branch, or taken from a neighbour, cannot match. */
-	fill_u32(c, wb_input(c, "in", n * sizeof(unsigned int)), n);
+	fill_u32(c, wb_input_as(c, "in", n * sizeof(unsigned int),
+				 WB_FRESH_BITS), n);
 	wb_output(c, "out", n * sizeof(unsigned int));
 	return 0;
 }
@@ -304,9 +305,11 @@ static void branch_check(struct wb_ctx *c)
 	u32_report(c, &m, "out", n, branch_why);
 }
 
-static double branch_bytes(const struct wb_size *s)
+/* in read, out written: 4 bytes each per element. */
+static void branch_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 8.0 * s->n[0];
+	t->read = 4.0 * s->n[0];
+	t->write = 4.0 * s->n[0];
 }
 
 /* ---- trip_count ---- */
@@ -343,7 +346,8 @@ static int trip_count_setup(struct wb_ctx *c)
 	int kind = (int)c->size->n[1];
 	unsigned char *cnt;
 
-	fill_u32(c, wb_input(c, "in", n * sizeof(unsigned int)), n);
+	fill_u32(c, wb_input_as(c, "in", n * sizeof(unsigned int),
+				 WB_FRESH_BITS), n);
 	/* Skewed: 7 in 8 light (0 to 8 rounds), the rest heavy (64 to 80),
 	 * each element independently, so nearly every warp of 32 holds a
 	 * heavy one. Zero counts (out = in) come with the light ones. */
@@ -449,9 +453,11 @@ static void trip_count_check(struct wb_ctx *c)
 	u32_report(c, &m, "out", n, trip_why);
 }
 
-static double trip_count_bytes(const struct wb_size *s)
+/* in (4 bytes) and cnt (1) read, out (4) written per element. */
+static void trip_count_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 9.0 * s->n[0];
+	t->read = 5.0 * s->n[0];
+	t->write = 4.0 * s->n[0];
 }
 
 /* ---- occupancy ---- */
@@ -740,21 +746,24 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers, measured on an H100 80GB HBM3 (tests/gpu/
-		 * calibrate.sh: five solution runs, then each ladder step).
-		 * A naive warp issues both chains for its 32 elements, a
-		 * divergence-free warp one, so the ceiling is about 2x; the
-		 * naive takes 250.2 us. The solution, four elements per
-		 * thread, ran 1.99x-2.01x: the top tier, 1.7x, leaves its
-		 * slowest run a 17% margin. The warp remapping (ladder
-		 * 1-warp-remap: one chain, but stride-2 loads and index
-		 * arithmetic per element) ran 1.51x, between tiers 2 and 3;
-		 * tier 2 (1.45x) sits just under it. Tier 1 (1.2x) lies
-		 * clearly above the naive, and a branchless select that
-		 * computes both chains does the naive's work, so it stays
-		 * under tier 1 (tests/broken/warps-branchless-select).
+		 * Tiers: shares of the ideal time. A naive warp issues both chains
+		 * for its 32 elements, a divergence-free warp one: where both
+		 * are bound by the integer pipelines, the ideal is the naive's
+		 * time over 2 on any GPU (the DRAM time, if that is longer,
+		 * on a GPU short of bandwidth). Measured on an H100 80GB HBM3
+		 * (tests/gpu/calibrate.sh, 2026-11-25): the naive 246.7 us,
+		 * ideal 123.4 us; the solution, four elements per thread,
+		 * 2.04x, 102% of it: the top tier (85%) leaves a 17% margin.
+		 * The warp remapping (ladder 1-warp-remap: one chain, but
+		 * stride-2 loads and index arithmetic) 1.52x, 76%: tier 2
+		 * (72%). Tier 1 (60%, 1.2x here) lies clearly above the
+		 * naive; a branchless select that computes both chains does
+		 * the naive's work and stays under it
+		 * (tests/broken/warps-branchless-select).
 		 */
-		.tiers = { { 1.2, 20 }, { 1.45, 40 }, { 1.7, 60 } },
+		.tiers = { { 0.60, 20 }, { 0.72, 40 }, { 0.85, 60 } },
+		.ideal = WB_IDEAL_INSTR,
+		.instr_speedup = 2.0,
 		/* make profile: half of each warp's lanes idle through each
 		 * chain (branch efficiency, active lanes), and the stalls of
 		 * a kernel bound by its integer instructions. */
@@ -764,7 +773,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = branch_setup,
 		.run = branch_run,
 		.check = branch_check,
-		.bytes = branch_bytes,
+		.traffic = branch_traffic,
 	},
 	{
 		.name = "trip_count",
@@ -780,22 +789,24 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers, measured on an H100 80GB HBM3: the naive takes
-		 * 438.5 us, each warp as long as its heaviest lane (~77
-		 * rounds for ~12.5 of work per element). The solution, light
-		 * elements in place and a queue of heavy ones per block in
-		 * shared memory, ran 1.79x-1.80x with its regrouping timed
-		 * (1232 GB/s, 46% of copy): the regrouping's own cost and
-		 * the light elements' rounds keep it far from 6x. The top
-		 * tier, 1.56x, leaves its slowest run a 15% margin. The list
-		 * through global memory (ladder 2-global-list: a second
-		 * kernel, heavy elements gathered and scattered through
-		 * DRAM) ran 0.40x, slower than the naive: its extra passes
-		 * cost more than the divergence saves, and it earns no
-		 * speed points. Tier 1 (1.2x) lies clearly above the naive;
-		 * tier 2 (1.38x) splits the way to the top.
+		 * Tiers: shares of the ideal time, the naive's over 2: a naive
+		 * warp takes as long as its heaviest lane (~77 rounds for
+		 * ~12.5 of work per element); where the regrouped code and the
+		 * naive are both bound by the integer pipelines, as here,
+		 * their ratio is the same on any GPU, and regrouping that
+		 * keeps one pass over memory (a shared-memory queue of heavy
+		 * elements per block) reaches about 2x. Measured on an H100
+		 * 80GB HBM3 (tests/gpu/calibrate.sh, 2026-11-25): the naive
+		 * 432.5 us; the solution 1.82x, 91% of the ideal: the top
+		 * tier (78%) leaves a 15% margin. The list through global
+		 * memory (ladder 2-global-list: a second kernel, heavy
+		 * elements gathered and scattered through DRAM) 0.41x,
+		 * slower than the naive, no speed points. Tier 1 (60%, 1.2x)
+		 * lies clearly above the naive; tier 2 splits the way.
 		 */
-		.tiers = { { 1.2, 20 }, { 1.38, 40 }, { 1.56, 60 } },
+		.tiers = { { 0.60, 20 }, { 0.69, 40 }, { 0.78, 60 } },
+		.ideal = WB_IDEAL_INSTR,
+		.instr_speedup = 2.0,
 		/* make profile: lanes idle while each warp waits for its
 		 * heaviest lane (active lanes, branch efficiency); occupancy
 		 * shows what the regrouping's shared-memory queue costs. */
@@ -805,7 +816,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = trip_count_setup,
 		.run = trip_count_run,
 		.check = trip_count_check,
-		.bytes = trip_count_bytes,
+		.traffic = trip_count_traffic,
 		.rules = { NO_LIBRARY_TRIP },
 	},
 	{

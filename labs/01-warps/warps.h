@@ -157,7 +157,9 @@ extern "C" {
  * thread of the launch, indexed by g as above). */
 void thread_map(dim3 grid, dim3 block, struct thread_rec *out);
 
-/* Exercise 2: 1 <= n < 2^32. */
+/* Exercise 2: 1 <= n < 2^31 (no size the grader can check reaches 2^31
+ * elements on the GPUs students have; 32-bit element indices are
+ * enough). */
 void branch(const unsigned int *in, unsigned int *out, size_t n);
 
 /* Exercise 3: 1 <= n <= 32M; work is TRIP_WORK_BYTES of scratch. */

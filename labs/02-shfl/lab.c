@@ -216,7 +216,7 @@ static size_t n_segments(size_t n)
 static int seg_setup(struct wb_ctx *c, size_t out_elems)
 {
 	size_t n = c->size->n[0];
-	float *in = wb_input(c, "in", n * sizeof(float));
+	float *in = wb_input_as(c, "in", n * sizeof(float), WB_FRESH_F32);
 
 	/* Signed values: a dropped or repeated element moves a segment's sum
 	 * by about 0.5, far outside the tolerance. */
@@ -281,9 +281,11 @@ static void segment_sum_check(struct wb_ctx *c)
 }
 
 /* Read every input once, write every segment's sum once. */
-static double segment_sum_bytes(const struct wb_size *s)
+/* Every input read once, one float written per segment. */
+static void segment_sum_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 4.0 * s->n[0] + 4.0 * n_segments(s->n[0]);
+	t->read = 4.0 * s->n[0];
+	t->write = 4.0 * n_segments(s->n[0]);
 }
 
 /* ---- segment_scan ---- */
@@ -324,9 +326,10 @@ static void segment_scan_check(struct wb_ctx *c)
 	free(want);
 }
 
-static double segment_scan_bytes(const struct wb_size *s)
+static void segment_scan_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 8.0 * s->n[0];
+	t->read = 4.0 * s->n[0];
+	t->write = 4.0 * s->n[0];
 }
 
 /* ---- filter ---- */
@@ -361,7 +364,7 @@ static double filter_fraction(const struct wb_size *s)
 static int filter_setup(struct wb_ctx *c)
 {
 	size_t n = c->size->n[0];
-	float *in = wb_input(c, "in", n * sizeof(float));
+	float *in = wb_input_as(c, "in", n * sizeof(float), WB_FRESH_F32);
 	float thr = filter_thr(c->size);
 
 	/* Uniform in [-1, 1), with one element in 64 set to exactly thr
@@ -456,13 +459,15 @@ static void compare_sorted(struct wb_ctx *c, const uint32_t *got,
 /*
  * The kept elements of an input, sorted by their bits. At the benchmark
  * size the check runs several times on the same inputs (the submission,
- * the naive, timed outputs), and the runner may alternate two input sets
- * there, each in a host buffer of its own: the last two references are
- * kept, keyed by the size and the input buffer, the most recent first.
+ * the naive, timed outputs), while timed calls get inputs of their own:
+ * the last two references are kept, keyed by the size, the input buffer
+ * and the harness's generation of the host inputs (a buffer's address can
+ * come back for other contents), the most recent first.
  */
 struct kept_ref {
 	const struct wb_size *size;
 	const float *in;
+	unsigned long gen;
 	uint32_t *keys;
 	size_t k;
 };
@@ -470,7 +475,7 @@ struct kept_ref {
 static struct kept_ref kept_cache[2];
 
 static int kept_build(struct kept_ref *r, const struct wb_size *s,
-		      const float *in)
+		      const float *in, unsigned long gen)
 {
 	size_t n = s->n[0], k = 0;
 	float thr = filter_thr(s);
@@ -490,26 +495,31 @@ static int kept_build(struct kept_ref *r, const struct wb_size *s,
 	}
 	r->size = s;
 	r->in = in;
+	r->gen = gen;
 	r->k = k;
 	return 0;
 }
 
+static int kept_is(const struct kept_ref *r, const struct wb_size *s,
+		   const float *in, unsigned long gen)
+{
+	return r->keys && r->size == s && r->in == in && r->gen == gen;
+}
+
 static const uint32_t *kept_sorted(const struct wb_size *s, const float *in,
-				   size_t *k_out)
+				   unsigned long gen, size_t *k_out)
 {
 	struct kept_ref hit;
 
-	if (kept_cache[1].keys && kept_cache[1].size == s &&
-	    kept_cache[1].in == in) {
+	if (kept_is(&kept_cache[1], s, in, gen)) {
 		hit = kept_cache[1];
 		kept_cache[1] = kept_cache[0];
 		kept_cache[0] = hit;
-	} else if (!kept_cache[0].keys || kept_cache[0].size != s ||
-		   kept_cache[0].in != in) {
+	} else if (!kept_is(&kept_cache[0], s, in, gen)) {
 		free(kept_cache[1].keys);
 		kept_cache[1] = kept_cache[0];
 		memset(&kept_cache[0], 0, sizeof(kept_cache[0]));
-		if (kept_build(&kept_cache[0], s, in))
+		if (kept_build(&kept_cache[0], s, in, gen))
 			return NULL;
 	}
 	*k_out = kept_cache[0].k;
@@ -528,7 +538,7 @@ static void filter_check(struct wb_ctx *c)
 	uint32_t *got = NULL;
 	size_t k;
 
-	want = kept_sorted(c->size, in, &k);
+	want = kept_sorted(c->size, in, c->inputs_gen, &k);
 	if (!want) {
 		wb_fail(c, "the grader ran out of host memory for its "
 			   "reference");
@@ -555,9 +565,11 @@ nomem:
 }
 
 /* Read every input once, write every kept element and the count once. */
-static double filter_bytes(const struct wb_size *s)
+/* Every input read once; the kept ones and the count written. */
+static void filter_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 4.0 * s->n[0] * (1.0 + filter_fraction(s)) + 4;
+	t->read = 4.0 * s->n[0];
+	t->write = 4.0 * s->n[0] * filter_fraction(s) + 4;
 }
 
 /* ---- the table: every knob of this lab, with its reason ---- */
@@ -672,19 +684,20 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers, speedup over the naive shared-memory tree, measured
-		 * on an H100 80GB HBM3 (tests/gpu/calibrate.sh): the naive
-		 * 510.0 us, 1086 GB/s (40% of copy). Thread-per-element
-		 * shuffles (ladder 1-shuffle) 1.31x, in tier 1 (1.2x); one
-		 * float4 per thread with width-8 shuffles (ladder 3-float4)
-		 * 2.59x, and the solution (8 float4 in flight, a
-		 * reduce-scatter, a wave of blocks) 2.51x-2.54x, both at
-		 * about copy bandwidth: on the H100 wide loads alone reach
-		 * the ceiling. Tier 2 (1.7x) separates the two steps; the
-		 * top tier, 2.18x, leaves the solution's slowest run a 15%
-		 * margin. (H200 planning, 64M: shuffles 1.32x.)
+		 * Tiers: shares of the speed of light (the input read once, a
+		 * float per segment written, at the rates the probes measure
+		 * in the same rounds). Measured on an H100 80GB HBM3
+		 * (tests/gpu/calibrate.sh, 2026-11-25): the naive shared-
+		 * memory tree 499.5 us, 37%. Thread-per-element shuffles
+		 * (ladder 1-shuffle) 49%, tier 1; one float4 per thread with
+		 * width-8 shuffles (ladder 3-float4) 100% and the solution (8
+		 * float4 in flight, a reduce-scatter) 98%: on the H100 wide
+		 * loads alone reach the ceiling. Tier 2 (63%) separates the
+		 * two steps; the top tier (80%) leaves the solution a 18%
+		 * margin. CUB's segmented reduce took 185.7 us, the solution
+		 * 188.4 us (README: why).
 		 */
-		.tiers = { { 1.2, 20 }, { 1.7, 40 }, { 2.18, 60 } },
+		.tiers = { { 0.44, 20 }, { 0.63, 40 }, { 0.80, 60 } },
 		/* make profile: the naive's tree in shared memory (its
 		 * traffic and stalls) against shuffles in registers, and the
 		 * DRAM throughput wide loads reach. */
@@ -694,7 +707,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = segment_sum_setup,
 		.run = segment_sum_run,
 		.check = segment_sum_check,
-		.bytes = segment_sum_bytes,
+		.traffic = segment_sum_traffic,
 		.rules = { MUST_SHUFFLE, NO_LIBRARY_SHFL },
 	},
 	{
@@ -708,26 +721,24 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers, speedup over the naive Hillis-Steele in shared
-		 * memory, measured on an H100 80GB HBM3: the naive 317.2 us
-		 * already moves the 8n bytes at 1692 GB/s (63% of copy), so
+		 * Tiers: shares of the speed of light (4 bytes read and 4
+		 * written per element). Measured on an H100 80GB HBM3
+		 * (tests/gpu/calibrate.sh, 2026-11-25): the naive Hillis-
+		 * Steele in shared memory 308.0 us already reaches 56%, so
 		 * little is left. Thread-per-element __shfl_up_sync (ladder
-		 * 1-shuffle) 1.27x, between tiers 2 (1.2x) and 3; one float4
-		 * per thread with width-8 shuffles (ladder 3-float4) 1.71x
-		 * and the solution (four float4 in flight) 1.64x-1.65x, both
-		 * at about copy bandwidth. Tier 1 (1.1x) lies above the
-		 * naive; the top tier, 1.42x, leaves the solution's slowest
-		 * run a 15% margin. (H200 planning: naive 290 us, 48% of
-		 * copy; shuffles 1.33x.)
+		 * 1-shuffle) 73%, tier 2; one float4 per thread with width-8
+		 * shuffles (ladder 3-float4) 100% and the solution (four
+		 * float4 in flight) 96%. Tier 1 (63%) lies above the naive;
+		 * the top tier (80%) leaves the solution a 17% margin.
 		 */
-		.tiers = { { 1.1, 20 }, { 1.2, 40 }, { 1.42, 60 } },
+		.tiers = { { 0.63, 20 }, { 0.68, 40 }, { 0.80, 60 } },
 		/* make profile: as for segment_sum. */
 		.profile = WB_PROF_SHARED | WB_PROF_STALLS | WB_PROF_THROUGHPUT,
 		.timeout_s = 60,
 		.setup = segment_scan_setup,
 		.run = segment_scan_run,
 		.check = segment_scan_check,
-		.bytes = segment_scan_bytes,
+		.traffic = segment_scan_traffic,
 		.rules = { MUST_SHUFFLE, NO_LIBRARY_SHFL },
 	},
 	{
@@ -741,20 +752,22 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers, speedup over one atomic per kept element, measured
-		 * on an H100 80GB HBM3: the naive's 32M atomicInc on one
-		 * address serialise in the L2, 24.57 ms. It uses atomicInc
-		 * because ptxas aggregates a plain atomicAdd(count, 1) per
-		 * warp by itself: the naive's shape with atomicAdd (ladder
-		 * 2-atomicadd) runs 13.58x, the same as warp aggregation by
-		 * hand (ladder 1-shuffle, 13.56x); both land in tier 1 (8x).
-		 * One atomic per 256-element block (ladder 3-float4, 256K
-		 * atomics) 70.97x, in tier 2 (50x). The solution (4096-
-		 * element tiles, float4, 16K atomics) 152.1x-162.5x, near copy
-		 * bandwidth: the top tier, 130x, leaves its slowest run a
-		 * 17% margin.
+		 * Tiers: shares of the speed of light (every input read, the
+		 * kept half and the count written). The naive's 32M
+		 * atomicInc on one address serialise in the L2: 25.1 ms on an
+		 * H100 80GB HBM3, 0.5% of it. It uses atomicInc because
+		 * ptxas aggregates a plain atomicAdd(count, 1) per warp by
+		 * itself: the naive's shape with atomicAdd (ladder
+		 * 2-atomicadd) runs as fast as warp aggregation by hand
+		 * (ladder 1-shuffle), both ~13.6x, 8% (tier 1 at 5%). One
+		 * atomic per 256-element block (ladder 3-float4) ~71x, 43%,
+		 * tier 2 (29%). The solution (4096-element tiles, float4)
+		 * ~150x, near the speed of light: the top tier (76%) leaves
+		 * it a margin of a fifth. (Speedups from the 2026-11-25
+		 * H100 calibration before the speed of light was measured:
+		 * tests/gpu/calibrate.sh records the shares.)
 		 */
-		.tiers = { { 8.0, 20 }, { 50.0, 40 }, { 130.0, 60 } },
+		.tiers = { { 0.05, 20 }, { 0.29, 40 }, { 0.76, 60 } },
 		/* make profile: one atomic per kept element serialises in
 		 * the L2 (DRAM idle, warps waiting); one per tile does not. */
 		.profile = WB_PROF_THROUGHPUT | WB_PROF_STALLS,
@@ -766,7 +779,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = filter_setup,
 		.run = filter_run,
 		.check = filter_check,
-		.bytes = filter_bytes,
+		.traffic = filter_traffic,
 		.rules = { MUST_WARP_VOTE, NO_LIBRARY_SHFL },
 	},
 };

@@ -11,7 +11,7 @@
  *
  * Contract
  *   in    device pointer, n floats, 256-byte aligned; read only.
- *         1 <= n < 2^32, not necessarily a multiple of 32 or of 4.
+ *         1 <= n < 2^31, not necessarily a multiple of 32 or of 4.
  *   out   device pointer, n floats, poisoned (NaN) on entry.
  *   Launch on the default stream; everything you launch counts. CUB's
  *   warp and block primitives are allowed. Tolerance: 6e-5 absolute.

@@ -12,7 +12,7 @@
  *
  * Contract
  *   in    device pointer, n floats, 256-byte aligned; read only.
- *         1 <= n < 2^32, not necessarily a multiple of 32, of 4, or of
+ *         1 <= n < 2^31, not necessarily a multiple of 32, of 4, or of
  *         your block size.
  *   out   device pointer, ceil(n / 32) floats, poisoned (NaN) on entry.
  *   Launch on the default stream; everything you launch counts. CUB's

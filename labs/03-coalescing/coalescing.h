@@ -10,6 +10,9 @@
  * everything launched counts in the time. Arrays are row-major and
  * contiguous: row r of a matrix with `cols` columns starts at element
  * r * cols, so a float row is 16-byte aligned only when cols % 4 == 0.
+ * Every array has fewer than 2^31 elements: no size the grader can check
+ * reaches 2^31 elements on the GPUs students have; 32-bit element
+ * indices are enough.
  */
 #ifndef COALESCING_H
 #define COALESCING_H
@@ -37,7 +40,7 @@ extern "C" {
 
 /*
  * y = A x: A is m x n float32, row-major (row r at a + r * n), x has n
- * floats, y has m. m, n >= 1 and m * n < 2^32.
+ * floats, y has m. m, n >= 1 and m * n < 2^31.
  *     y[r] = a[r][0] * x[0] + ... + a[r][n-1] * x[n-1]
  */
 void matvec(const float *a, const float *x, float *y, size_t m, size_t n);
@@ -45,7 +48,7 @@ void matvec(const float *a, const float *x, float *y, size_t m, size_t n);
 /*
  * The mean over dimension 0 of a [k][l][m] float32 tensor, into [l][m]:
  *     out[i][j] = (in[0][i][j] + in[1][i][j] + ... + in[k-1][i][j]) / k
- * in[p][i][j] is in[(p * l + i) * m + j]. k, l, m >= 1, k * l * m < 2^32.
+ * in[p][i][j] is in[(p * l + i) * m + j]. k, l, m >= 1, k * l * m < 2^31.
  */
 void mean_dim0(const float *in, float *out, size_t k, size_t l, size_t m);
 

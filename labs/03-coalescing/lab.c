@@ -115,8 +115,8 @@ enum { MV_A, MV_X, MV_Y };
 static int matvec_setup(struct wb_ctx *c)
 {
 	size_t m = c->size->n[0], n = c->size->n[1];
-	float *a = wb_input(c, "a", m * n * sizeof(float));
-	float *x = wb_input(c, "x", n * sizeof(float));
+	float *a = wb_input_as(c, "a", m * n * sizeof(float), WB_FRESH_F32);
+	float *x = wb_input_as(c, "x", n * sizeof(float), WB_FRESH_F32);
 
 	/* Signed entries: y[r] is a sum that mostly cancels, small next to
 	 * sum |a x|, so a dropped or repeated term stands out (MV_RTOL). */
@@ -184,9 +184,11 @@ static void matvec_check(struct wb_ctx *c)
 			shown[i], y[shown[i]], want[i], tol[i]);
 }
 
-static double matvec_bytes(const struct wb_size *s)
+/* a (m x n) and x (n) read, y (m) written. */
+static void matvec_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 4.0 * (s->n[0] * s->n[1] + s->n[0] + s->n[1]);
+	t->read = 4.0 * ((double)s->n[0] * s->n[1] + s->n[1]);
+	t->write = 4.0 * s->n[0];
 }
 
 /* ---- mean_dim0 ---- */
@@ -196,7 +198,8 @@ enum { MD_IN, MD_OUT };
 static int mean_setup(struct wb_ctx *c)
 {
 	size_t k = c->size->n[0], l = c->size->n[1], m = c->size->n[2];
-	float *in = wb_input(c, "in", k * l * m * sizeof(float));
+	float *in = wb_input_as(c, "in", k * l * m * sizeof(float),
+				WB_FRESH_F32);
 
 	/* Signed values: each mean is small next to the terms, so a term
 	 * dropped, repeated or taken from the wrong slice shows. */
@@ -252,9 +255,11 @@ static void mean_check(struct wb_ctx *c)
 	free(want);
 }
 
-static double mean_bytes(const struct wb_size *s)
+/* in (k x l x m) read, out (l x m) written. */
+static void mean_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 4.0 * (s->n[0] + 1) * s->n[1] * s->n[2];
+	t->read = 4.0 * s->n[0] * s->n[1] * s->n[2];
+	t->write = 4.0 * s->n[1] * s->n[2];
 }
 
 /* ---- grayscale ---- */
@@ -264,7 +269,7 @@ enum { G_RGB, G_GRAY };
 static int gray_setup(struct wb_ctx *c)
 {
 	size_t n = c->size->n[0] * c->size->n[1];
-	unsigned char *rgb = wb_input(c, "rgb", 3 * n);
+	unsigned char *rgb = wb_input_as(c, "rgb", 3 * n, WB_FRESH_BYTES);
 
 	/* Independent random channels: a swapped channel, a pixel read at
 	 * the wrong offset or a rounding other than the exact formula gives
@@ -330,9 +335,11 @@ static void gray_check(struct wb_ctx *c)
 	}
 }
 
-static double gray_bytes(const struct wb_size *s)
+/* Three bytes read and one written per pixel. */
+static void gray_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 4.0 * s->n[0] * s->n[1];
+	t->read = 3.0 * s->n[0] * s->n[1];
+	t->write = 1.0 * s->n[0] * s->n[1];
 }
 
 /* ---- the table: every knob of this lab, with its reason ---- */
@@ -412,20 +419,18 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers, measured on an H100 80GB HBM3 (tests/gpu/
-		 * calibrate.sh): the naive, a thread per row, 1132.0 us
-		 * (474 GB/s). A warp per row with scalar loads (ladder
-		 * 2-coalesced-scalar) 5.71x; the solution, the same with
-		 * float4 loads, 5.73x-5.92x, both at about copy bandwidth
-		 * (cublasSgemv: 93% of copy). On the H100 float4 barely
-		 * helps: coalescing alone reaches the top tier, 4.95x, which
-		 * leaves the solution's slowest run a 15% margin. No ladder
-		 * step lies between the naive and 5.71x: tier 1 (2.0x) lies
-		 * clearly above the naive, tier 2 (3.5x) grades partial
-		 * fixes. (H200 planning: naive 1183 us; float4 warp per row
-		 * 8.52x; cublasSgemv 7.47x.)
+		 * Tiers: shares of the speed of light (a and x read once, y
+		 * written). Measured on an H100 80GB HBM3 (tests/gpu/
+		 * calibrate.sh, 2026-11-25): the naive, a thread per row,
+		 * 1131.0 us, 16%. A warp per row with scalar loads (ladder
+		 * 2-coalesced-scalar) 98%, the solution, the same with float4
+		 * loads, 99%: on the H100 coalescing alone reaches the top
+		 * tier (79%), which leaves the solution a 20% margin; float4
+		 * barely helps. No step lies between: tier 1 (32%) lies
+		 * clearly above the naive, tier 2 (56%) grades partial
+		 * fixes. cublasSgemv took 197.4 us, the solution 178.0 us.
 		 */
-		.tiers = { { 2.0, 20 }, { 3.5, 40 }, { 4.95, 60 } },
+		.tiers = { { 0.32, 20 }, { 0.56, 40 }, { 0.79, 60 } },
 		/* make profile: a thread per row reads 32 rows per warp load
 		 * (sectors per request) from a grid of 64 blocks; a warp per
 		 * row fixes both. */
@@ -436,7 +441,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = matvec_setup,
 		.run = matvec_run,
 		.check = matvec_check,
-		.bytes = matvec_bytes,
+		.traffic = matvec_traffic,
 		.rules = { NO_LIBRARY_COALESCING },
 	},
 	{
@@ -448,19 +453,19 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers, measured on an H100 80GB HBM3: the naive, a thread
-		 * per index i, 5337.0 us (51 GB/s). Tier 1 (4x) rewards
-		 * parallelism alone: a thread per output with i as the fast
-		 * index (ladder 1-parallel-uncoalesced, still 32 sectors
-		 * per request) 8.72x. With j fast, coalesced and scalar
-		 * (ladder 2-coalesced-scalar) 48.88x, and the solution
-		 * (float4, loads in flight) 49.04x-51.17x: float4 only
-		 * confirms the coalescing. Tier 2 (20x) lies between the two
-		 * steps, so coalescing is what earns it; the top tier, 42x,
-		 * leaves the solution's slowest run a 17% margin. (H200
-		 * planning: naive 8944 us, coalesced thread per output 118x.)
+		 * Tiers: shares of the speed of light (in read once, out
+		 * written). Measured on an H100 80GB HBM3 (tests/gpu/
+		 * calibrate.sh, 2026-11-25): the naive, a thread per index i,
+		 * 5331.6 us, 1.8%. Tier 1 (7%) rewards parallelism alone: a
+		 * thread per output with i as the fast index (ladder
+		 * 1-parallel-uncoalesced, still 32 sectors per request)
+		 * 16%. With j fast, coalesced and scalar (ladder
+		 * 2-coalesced-scalar) 102%, and the solution (float4, loads
+		 * in flight) 105%: float4 only confirms the coalescing.
+		 * Tier 2 (37%) lies between the two steps, so coalescing is
+		 * what earns it; the top tier (78%) leaves a 23% margin.
 		 */
-		.tiers = { { 4.0, 20 }, { 20.0, 40 }, { 42.0, 60 } },
+		.tiers = { { 0.07, 20 }, { 0.37, 40 }, { 0.78, 60 } },
 		/* make profile: the walk-through of docs/nsight-compute.md:
 		 * a grid of 8 blocks, then lanes m floats apart (sectors per
 		 * request, lg_throttle), then coalesced at DRAM speed. */
@@ -472,7 +477,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = mean_setup,
 		.run = mean_run,
 		.check = mean_check,
-		.bytes = mean_bytes,
+		.traffic = mean_traffic,
 		.rules = { NO_LIBRARY_COALESCING },
 	},
 	{
@@ -484,19 +489,18 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers, measured on an H100 80GB HBM3: the naive 202.5 us
-		 * (1326 GB/s, 49% of copy: coalesced, but three 1-byte loads
-		 * per thread keep too few bytes in flight). 4 pixels per
-		 * thread with 4-byte words (ladder 2-coalesced-scalar)
-		 * 1.92x; the solution, 16 pixels per thread with 16-byte
-		 * loads and stores, 2.05x-2.07x at about copy bandwidth. The
-		 * top tier, 1.78x, leaves the solution's slowest run a 15%
-		 * margin and is reached with 4-byte words already. No
-		 * measured step lies below 1.92x: tier 1 (1.2x) lies clearly
-		 * above the naive, tier 2 (1.5x) grades partial fixes. (H200
-		 * planning: naive 179.3 us, 40% of copy.)
+		 * Tiers: shares of the speed of light (three bytes read and
+		 * one written per pixel). Measured on an H100 80GB HBM3
+		 * (tests/gpu/calibrate.sh, 2026-11-25): the naive 191.2 us,
+		 * 47% (coalesced, but three 1-byte loads per thread keep too
+		 * few bytes in flight). 4 pixels per thread with 4-byte words
+		 * (ladder 2-coalesced-scalar) 100%; the solution, 16 pixels
+		 * per thread with 16-byte loads and stores, 106%. The top
+		 * tier (82%) leaves the solution a 22% margin and is reached
+		 * with 4-byte words already. Tier 1 (55%) lies clearly above
+		 * the naive, tier 2 (69%) grades partial fixes.
 		 */
-		.tiers = { { 1.2, 20 }, { 1.5, 40 }, { 1.78, 60 } },
+		.tiers = { { 0.55, 20 }, { 0.69, 40 }, { 0.82, 60 } },
 		/* make profile: coalesced but narrow, 1-byte loads (sectors
 		 * per request at their ideal of 1), too few bytes in flight
 		 * (DRAM throughput, stalls). */
@@ -507,7 +511,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = gray_setup,
 		.run = gray_run,
 		.check = gray_check,
-		.bytes = gray_bytes,
+		.traffic = gray_traffic,
 	},
 };
 

@@ -13,7 +13,7 @@
  *         16-byte aligned only when n % 4 == 0.
  *   x     device pointer to n floats, 256-byte aligned, read only.
  *   y     device pointer to m floats, poisoned (NaN) on entry.
- *   m, n >= 1, m * n < 2^32: any shape, n not necessarily a multiple of
+ *   m, n >= 1, m * n < 2^31: any shape, n not necessarily a multiple of
  *   4 or of 32. Launch on the default stream; no cuBLAS or other library
  *   matrix-vector product. Tolerance per row: 1e-5 * sum_j |a[r][j] x[j]|.
  *

@@ -12,7 +12,7 @@
  *         p * l * m floats, so slices are 16-byte aligned only when
  *         l * m % 4 == 0.
  *   out   device pointer to l * m floats ([l][m]), poisoned (NaN).
- *   k, l, m >= 1, k * l * m < 2^32; l may exceed 65535 (mind the grid's
+ *   k, l, m >= 1, k * l * m < 2^31; l may exceed 65535 (mind the grid's
  *   y and z limits). Launch on the default stream. Tolerance:
  *   1e-6 + 1e-5 * |expected|.
  *

@@ -9,7 +9,7 @@
  * Contract
  *   in    device pointer, n floats, 256-byte aligned; read only; finite
  *         values, possibly all negative, possibly tied. Any n with
- *         1 <= n < 2^32.
+ *         1 <= n < 2^31.
  *   out   device pointer to one long long (the index), poisoned (-1) on
  *         entry.
  *   work  REDUCE_WORK_BYTES of device scratch, contents undefined on entry:

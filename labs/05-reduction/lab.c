@@ -58,14 +58,64 @@ static void fill_uniform(struct wb_ctx *c, float *x, size_t n, double lo,
 
 /* ---- sum ---- */
 
+/*
+ * Exact-sum inputs. Float32 adds integers without rounding as long as
+ * every partial sum is an integer below 2^24 in magnitude, and no partial
+ * sum of any order or grouping exceeds sum(|x|): with sum(|x|) < 2^24
+ * every correct kernel returns the sum exactly, and one dropped or
+ * repeated nonzero element, or block partial, shows however large n is
+ * (the tolerance below is ~335 at 64M, more than most blocks' partials).
+ * The values are 1..EXACT_MAX, one at a random place in each group of g
+ * consecutive elements, zeros elsewhere; g is the smallest power of two
+ * that keeps EXACT_MAX * ceil(n / g) below 2^24: 1 (every element
+ * counts) up to n = 2396745, 2 at n = 2^22 + 6, 32 at 64M. So the bound
+ * holds by construction, and every run of 2g - 1 elements holds a
+ * positive value: losing one sums to less, never to the same.
+ */
+#define EXACT_MAX 7
+#define EXACT_LIMIT 16777216.0 /* 2^24 */
+
+static void fill_exact(struct wb_ctx *c, float *x, size_t n)
+{
+	size_t g = 1;
+
+	while ((double)((n + g - 1) / g) * EXACT_MAX >= EXACT_LIMIT)
+		g *= 2;
+	memset(x, 0, n * sizeof(float));
+	for (size_t i0 = 0; i0 < n; i0 += g) {
+		size_t len = n - i0 < g ? n - i0 : g;
+
+		x[i0 + wb_rng_below(&c->rng, len)] =
+			(float)(1 + wb_rng_below(&c->rng, EXACT_MAX));
+	}
+}
+
+/*
+ * Which sizes get exact-sum inputs: every other checked size (the second,
+ * the fourth, ... of the list) and the benchmark (any size not in the
+ * list), so that exact and uniform inputs both meet short and long
+ * inputs, tails and no tails.
+ */
+static int exact_size(const struct wb_ctx *c)
+{
+	for (int i = 0; i < WB_MAX_SIZES && c->ex->sizes[i].label; i++)
+		if (&c->ex->sizes[i] == c->size)
+			return i % 2 == 1;
+	return 1;
+}
+
 static int sum_setup(struct wb_ctx *c)
 {
 	size_t n = c->size->n[0];
-	float *in = wb_input(c, "in", n * sizeof(float));
+	float *in = wb_input_as(c, "in", n * sizeof(float), WB_FRESH_F32);
 
-	/* Signed values: the true sum is small next to sum(|x|), so a
-	 * kernel that drops or repeats elements cannot hide in rounding. */
-	fill_uniform(c, in, n, -1.0, 1.0);
+	/* Otherwise signed values: the true sum is small next to sum(|x|),
+	 * so a kernel that drops or repeats elements cannot hide in
+	 * rounding at the small sizes. */
+	if (exact_size(c))
+		fill_exact(c, in, n);
+	else
+		fill_uniform(c, in, n, -1.0, 1.0);
 	wb_output(c, "out", sizeof(float));
 	return 0;
 }
@@ -89,50 +139,113 @@ static int sum_run(struct wb_ctx *c, enum wb_impl impl)
  * order (a tree, atomics in any order, Kahan or not) errs by at most about
  * log2(n) * 2^-24 * sum(|x|) in practice, about 1.6e-6 at 64M; 1e-5 leaves
  * room for sequential atomics while a dropped element at n = 33 (|x| ~ 0.5
- * against a bound of ~2e-4) still fails.
+ * against a bound of ~2e-4) still fails. Exact-sum inputs, recognised by
+ * their contents (whatever made them), get no tolerance at all.
  */
 #define SUM_RTOL 1e-5
+
+/* All integers, and sum(|x|) < 2^24: every float32 partial sum is exact. */
+static int exact_inputs(const float *x, size_t n, double abs_sum)
+{
+	if (!(abs_sum < EXACT_LIMIT))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((double)x[i] != floor(x[i]))
+			return 0;
+	return 1;
+}
 
 static void sum_check(struct wb_ctx *c)
 {
 	const float *in = c->buf[IN].host, *out = c->buf[OUT].host;
-	double abs_sum, want = cpu_sum(in, c->size->n[0], &abs_sum);
+	size_t n = c->size->n[0];
+	double abs_sum, want = cpu_sum(in, n, &abs_sum);
+	int failed = c->failed;
 
-	wb_check_f32(c, "out", out, &want, 1, SUM_RTOL * abs_sum, 0);
+	if (!exact_inputs(in, n, abs_sum)) {
+		wb_check_f32(c, "out", out, &want, 1, SUM_RTOL * abs_sum, 0);
+		return;
+	}
+	wb_check_f32(c, "out", out, &want, 1, 0, 0);
+	if (c->failed && !failed)
+		wb_fail(c, "  (exact-sum input: integers with sum(|x|) = "
+			   "%.0f < 2^24, which float32 adds without rounding "
+			   "in any order; only %.0f itself is right)", abs_sum,
+			want);
 }
 
-static double sum_bytes(const struct wb_size *s)
+static void sum_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 4.0 * s->n[0] + 4;
+	t->read = 4.0 * s->n[0];
+	t->write = 4;
 }
 
 /* ---- argmax ---- */
 
-static int argmax_setup(struct wb_ctx *c)
+/*
+ * From this size on, no kernel worth timing runs one block (4096 floats
+ * would be 1024 threads of one float4 each), so ties can sit in different
+ * blocks, and the rule "lowest index" must then hold where blocks combine.
+ */
+#define ARGMAX_SPREAD_N 4097
+
+/*
+ * Three equal maxima at random places, one in the first quarter, one in
+ * the middle quarter (around n / 2) and one in the last: at least n / 8
+ * apart (half a million elements at 2^22 + 6), so a kernel whose blocks
+ * own contiguous parts of the input meets them in different blocks, and
+ * one that strides does so but for a chance of one in its number of
+ * blocks. The one in the first quarter must win. New places for every
+ * input set.
+ */
+static void plant_spread_ties(struct wb_ctx *c, float *x, size_t n, float v)
 {
-	size_t n = c->size->n[0];
-	float *in = wb_input(c, "in", n * sizeof(float));
-	int negative = n % 2;
+	size_t q = n / 4;
+
+	x[wb_rng_below(&c->rng, q)] = v;
+	x[n / 2 - q / 2 + wb_rng_below(&c->rng, q)] = v;
+	x[n - q + wb_rng_below(&c->rng, q)] = v;
+}
+
+/*
+ * Where one block's mistakes show: twice at random places (the lower
+ * index must win), at the very end (the tail), or first, by n % 3.
+ */
+static void plant_max(struct wb_ctx *c, float *x, size_t n, float v)
+{
 	size_t a, b;
 
-	/* Odd sizes are all negative: a running maximum that starts at 0
-	 * instead of the first element (or -inf) returns a wrong index. */
-	fill_uniform(c, in, n, negative ? -2.0 : -1.0, negative ? -1.0 : 1.0);
-	/* Plant the maximum where mistakes show: twice at random places (the
-	 * lower index must win), at the very end (the tail), or first. */
 	switch (n % 3) {
 	case 0:
 		a = wb_rng_below(&c->rng, n);
 		b = wb_rng_below(&c->rng, n);
-		in[a] = in[b] = negative ? -0.5f : 2.0f;
+		x[a] = x[b] = v;
 		break;
 	case 1:
-		in[n - 1] = negative ? -0.5f : 2.0f;
+		x[n - 1] = v;
 		break;
 	default:
-		in[0] = negative ? -0.5f : 2.0f;
+		x[0] = v;
 		break;
 	}
+}
+
+static int argmax_setup(struct wb_ctx *c)
+{
+	size_t n = c->size->n[0];
+	float *in = wb_input_as(c, "in", n * sizeof(float), WB_FRESH_F32);
+	int negative = n % 2;
+
+	/* Odd sizes are all negative: a running maximum that starts at 0
+	 * instead of the first element (or -inf) returns a wrong index. */
+	fill_uniform(c, in, n, negative ? -2.0 : -1.0, negative ? -1.0 : 1.0);
+	/* Even sizes from ARGMAX_SPREAD_N on (2^22 + 6 and the benchmark)
+	 * get ties across blocks; the others keep the first, last or close
+	 * ties, so that the tails of the large odd sizes stay tested. */
+	if (n >= ARGMAX_SPREAD_N && !negative)
+		plant_spread_ties(c, in, n, 2.0f);
+	else
+		plant_max(c, in, n, negative ? -0.5f : 2.0f);
 	wb_output(c, "out", sizeof(long long));
 	return 0;
 }
@@ -171,9 +284,10 @@ static void argmax_check(struct wb_ctx *c)
 			(long long)want);
 }
 
-static double argmax_bytes(const struct wb_size *s)
+static void argmax_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 4.0 * s->n[0] + 8;
+	t->read = 4.0 * s->n[0];
+	t->write = 8;
 }
 
 /* ---- the table: every knob of this lab, with its reason ---- */
@@ -218,20 +332,18 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers, speedup over the naive interleaved tree. Measured on
-		 * an H100 80GB HBM3 (solutions graded twice): the naive
-		 * 640.0-644.9 us, the solution (float4, four loads in
-		 * flight) 5.99x-6.14x at 91-95% of copy; the top tier, 5.2x,
-		 * leaves the slower run a 15% margin. The ladder ran on an
-		 * H200 only (tests/gpu/calibrate.sh; naive 641 us, solution
-		 * 7.99x-8.36x over five runs): sequential addressing alone
-		 * 1.34x (tier 0: removing the `%` is not the fix, so tier 1
-		 * sits at 2.0x); grid-stride coarsening with scalar loads
-		 * 5.36x, shuffles on top 5.33x, about two thirds of the
-		 * solution there. Tier 2 (3.6x) is 60% of the H100
-		 * solution's speedup, under that share.
+		 * Tiers: shares of the speed of light (n floats read once).
+		 * Measured on an H100 80GB HBM3 (tests/gpu/calibrate.sh,
+		 * 2026-11-25): the naive interleaved tree 635.5 us, 14%.
+		 * Sequential addressing alone (ladder 1-sequential) 18%:
+		 * tier 0, removing the `%` is not the fix. Grid-stride
+		 * coarsening with scalar loads (ladder 2-grid-stride) 74%,
+		 * shuffles on top (ladder 3-shuffle) 74%: tier 2 (54%). The
+		 * solution (float4, four loads in flight) 100%, CUB's
+		 * DeviceReduce 97% (92.7 us against 90.4 us): the top tier
+		 * (78%) leaves a 22% margin and asks for bytes in flight.
 		 */
-		.tiers = { { 2.0, 20 }, { 3.6, 40 }, { 5.2, 60 } },
+		.tiers = { { 0.30, 20 }, { 0.54, 40 }, { 0.78, 60 } },
 		/* make profile: the naive's loads are coalesced; what it
 		 * lacks is bytes in flight (DRAM far from its peak, warps
 		 * waiting at barriers), which coarsening and wide loads fix. */
@@ -242,7 +354,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = sum_setup,
 		.run = sum_run,
 		.check = sum_check,
-		.bytes = sum_bytes,
+		.traffic = sum_traffic,
 		.rules = { NO_LIBRARY_REDUCTION },
 	},
 	{
@@ -254,14 +366,12 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers, same runs. H100: the naive 843.8-845.3 us, the
-		 * solution 7.59x-7.80x; the top tier, 6.6x, leaves the
-		 * slower run a 15% margin. H200 (naive 843 us): sequential
-		 * addressing 1.84x, so tier 1 sits at 2.5x; grid-stride with
-		 * scalar loads 6.70x against the solution's 10.2x-10.5x;
-		 * tier 2 (4.5x) is a smaller share of the H100 solution.
+		 * Tiers, same runs: the naive 837.1 us, 11%; sequential
+		 * addressing 20%, tier 0; grid-stride with scalar loads 71%,
+		 * tier 2 (52%); the solution 97%, CUB's ArgMax 95% (94.9 us
+		 * against 92.8 us): the top tier (77%) leaves a 21% margin.
 		 */
-		.tiers = { { 2.5, 20 }, { 4.5, 40 }, { 6.6, 60 } },
+		.tiers = { { 0.29, 20 }, { 0.52, 40 }, { 0.77, 60 } },
 		/* make profile: as for sum. */
 		.profile = WB_PROF_THROUGHPUT | WB_PROF_OCCUPANCY | WB_PROF_STALLS,
 		.timeout_s = 60,
@@ -269,7 +379,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = argmax_setup,
 		.run = argmax_run,
 		.check = argmax_check,
-		.bytes = argmax_bytes,
+		.traffic = argmax_traffic,
 		.rules = { NO_LIBRARY_REDUCTION },
 	},
 };

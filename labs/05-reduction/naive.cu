@@ -14,7 +14,7 @@
 
 #define NAIVE_THREADS 256
 
-__global__ void naive_sum_kernel(const float *in, size_t n, float *out)
+static __global__ void naive_sum_kernel(const float *in, size_t n, float *out)
 {
 	__shared__ float s[NAIVE_THREADS];
 	unsigned int tid = threadIdx.x;
@@ -54,7 +54,7 @@ __device__ unsigned long long naive_key(float v, size_t i)
 	return ((unsigned long long)u << 32) | (0xffffffffu - (unsigned int)i);
 }
 
-__global__ void naive_argmax_kernel(const float *in, size_t n,
+static __global__ void naive_argmax_kernel(const float *in, size_t n,
 				    unsigned long long *key)
 {
 	__shared__ float v[NAIVE_THREADS];
@@ -80,7 +80,7 @@ __global__ void naive_argmax_kernel(const float *in, size_t n,
 		atomicMax(key, naive_key(v[0], idx[0]));
 }
 
-__global__ void naive_key_to_index(const unsigned long long *key,
+static __global__ void naive_key_to_index(const unsigned long long *key,
 				   long long *out)
 {
 	out[0] = (long long)(0xffffffffu - (unsigned int)(*key & 0xffffffffu));

@@ -8,7 +8,7 @@
  *
  * Contract
  *   in    device pointer, n floats, 256-byte aligned (from cudaMalloc);
- *         read only. Any n with 1 <= n < 2^32: not a multiple of the
+ *         read only. Any n with 1 <= n < 2^31: not a multiple of the
  *         block size, nor of 4.
  *   out   device pointer to one float. Poisoned (NaN) on entry: if you
  *         accumulate into it, zero it first (cudaMemsetAsync counts in
@@ -17,7 +17,8 @@
  *   Launch on the default stream; the grader waits for the device after
  *   you return. You may not call a device-wide library reduction
  *   (cub::DeviceReduce, thrust::reduce); CUB's block and warp primitives
- *   are fine. Tolerance: 1e-5 * sum(|in[i]|).
+ *   are fine. Tolerance: 1e-5 * sum(|in[i]|); none on inputs of small
+ *   integers with sum(|in[i]|) < 2^24, which float32 adds exactly.
  *
  * Hint: the speed of light is one pass over the input (4n bytes at your
  * GPU's bandwidth). Aim for one global read per element, wide (16-byte)

@@ -58,14 +58,17 @@ static void cpu_rmsnorm_row(const double *x, const double *w, double *y,
 
 enum { X, W, Y };
 
-static double rms_bytes32(const struct wb_size *s)
+/* x and w read, y written: 4 bytes a value, or 2 in bfloat16. */
+static void rms_traffic32(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 8.0 * s->n[0] * s->n[1] + 4.0 * s->n[1];
+	t->read = 4.0 * s->n[0] * s->n[1] + 4.0 * s->n[1];
+	t->write = 4.0 * s->n[0] * s->n[1];
 }
 
-static double rms_bytes16(const struct wb_size *s)
+static void rms_traffic16(const struct wb_size *s, struct wb_traffic *t)
 {
-	return 4.0 * s->n[0] * s->n[1] + 2.0 * s->n[1];
+	t->read = 2.0 * s->n[0] * s->n[1] + 2.0 * s->n[1];
+	t->write = 2.0 * s->n[0] * s->n[1];
 }
 
 /*
@@ -83,6 +86,20 @@ static double bf16_at(const void *p, size_t i)
 {
 	return bf16_to_float(((const bf16_bits *)p)[i]);
 }
+
+/*
+ * The absolute part of a tolerance, for one row (wb_row_atol): atol itself
+ * where the row's largest |reference| is 1 or more, scaled down with it
+ * below, so that the rows of magnitude 1e-20 (outputs near 1e-17) are
+ * compared as closely as ordinary ones and not waved through by an atol of
+ * 1e-5. An ordinary row keeps most of atol (its largest |x| is at least
+ * its rms, and w >= 0.5); where the scaling bites, correct float code errs
+ * relatively, well inside the rtol. Never below ATOL_FLOOR: under 1.2e-38
+ * floats are subnormal (absolute spacing 1.4e-45, or flushed to zero with
+ * -ftz).
+ */
+#define ATOL_FLOOR 1e-30
+
 
 /* Row by row: the reference from x and w, then y against it. */
 static void check_rows(struct wb_ctx *c, value_fn *at, double atol, double rtol)
@@ -103,7 +120,8 @@ static void check_rows(struct wb_ctx *c, value_fn *at, double atol, double rtol)
 			got[i] = (float)at(c->buf[Y].host, r * h + i);
 		}
 		cpu_rmsnorm_row(xr, wr, want, h);
-		wb_check_f32(c, "y", got, want, h, atol, rtol);
+		wb_check_f32(c, "y", got, want, h,
+			     wb_row_atol(want, h, atol, ATOL_FLOOR), rtol);
 		if (c->failed)
 			wb_fail(c, "  (row %zu of %zu; y indices above are within "
 				   "the row)", r, rows);
@@ -113,18 +131,80 @@ out:
 	free(got);
 }
 
+/*
+ * Rows where eps matters. On rows of x in [-2, 2], mean(x^2) is ~1.3 and
+ * eps = 1e-6 moves y by 4e-7 relative, far inside the tolerance: eps added
+ * outside the square root, or left out, passes there. So some rows need
+ * it, each made by scaling an ordinary row:
+ *   zero   y = 0 exactly; a kernel that divides by the row's size (its
+ *          rms, its largest |x|) without eps gets 0 / 0 = NaN;
+ *   1e-4   mean(x^2) ~ 1.3e-8, 1% of eps: eps sets the scale, y ~ 0.1;
+ *          eps outside the root makes y 8.6 times too large;
+ *   1e-20  mean(x^2) ~ 1.3e-40, a float32 subnormal, next to nothing
+ *          beside eps: y ~ 1e-17; eps outside the root, 1000 times too
+ *          large (wb_row_atol() keeps such rows checked).
+ * Sizes of SPECIAL_MIN_ROWS rows or more get 1 + rows / 256 of each kind
+ * (one each up to 255 rows, 65 each at 16384, 257 at 65536), one in each
+ * of as many equal stripes of the rows, at a random place within it, the
+ * kinds in turn from a random first: special rows sit anywhere, in any
+ * warp or block of rows, and most rows stay ordinary.
+ */
+#define SPECIAL_MIN_ROWS 4
+
+static const double special_scale[] = { 0, 1e-4, 1e-20 };
+#define SPECIAL_KINDS (sizeof(special_scale) / sizeof(special_scale[0]))
+
+/* Scale one row of h values by s (0: zeros). */
+typedef void scale_fn(void *row, size_t h, double s);
+
+static void scale_f32(void *row, size_t h, double s)
+{
+	float *x = row;
+
+	for (size_t i = 0; i < h; i++)
+		x[i] = s == 0 ? 0.0f : (float)(s * x[i]);
+}
+
+static void scale_bf16(void *row, size_t h, double s)
+{
+	bf16_bits *x = row;
+
+	for (size_t i = 0; i < h; i++)
+		x[i] = float_to_bf16(s == 0 ? 0.0f :
+				     (float)(s * bf16_to_float(x[i])));
+}
+
+/* Turn some of the rows of x (elem bytes a value) into special rows. */
+static void plant_special_rows(struct wb_ctx *c, void *x, size_t elem,
+			       size_t rows, size_t h, scale_fn *scale)
+{
+	size_t stripes = SPECIAL_KINDS * (1 + rows / 256), len, first;
+
+	if (rows < SPECIAL_MIN_ROWS)
+		return;
+	len = rows / stripes;
+	first = wb_rng_below(&c->rng, SPECIAL_KINDS);
+	for (size_t s = 0; s < stripes; s++) {
+		size_t r = s * len + wb_rng_below(&c->rng, len);
+
+		scale((char *)x + r * h * elem, h,
+		      special_scale[(first + s) % SPECIAL_KINDS]);
+	}
+}
+
 /* ---- rmsnorm (float32) ---- */
 
 static int rms32_setup(struct wb_ctx *c)
 {
 	size_t rows = c->size->n[0], h = c->size->n[1];
-	float *x = wb_input(c, "x", rows * h * sizeof(float));
-	float *w = wb_input(c, "w", h * sizeof(float));
+	float *x = wb_input_as(c, "x", rows * h * sizeof(float), WB_FRESH_F32);
+	float *w = wb_input_as(c, "w", h * sizeof(float), WB_FRESH_F32);
 
 	for (size_t i = 0; i < rows * h; i++)
 		x[i] = (float)wb_rng_range(&c->rng, -2.0, 2.0);
 	for (size_t i = 0; i < h; i++)
 		w[i] = (float)wb_rng_range(&c->rng, 0.5, 1.5);
+	plant_special_rows(c, x, sizeof(*x), rows, h, scale_f32);
 	wb_output(c, "y", rows * h * sizeof(float));
 	return 0;
 }
@@ -145,9 +225,13 @@ static int rms32_run(struct wb_ctx *c, enum wb_impl impl)
 }
 
 /*
- * Tolerance: |y - ref| <= 1e-5 + 1e-4 |ref|. The float sum of up to 16384
+ * Tolerance: |y - ref| <= 1e-5 + 1e-4 |ref|, the 1e-5 scaled down on rows
+ * whose outputs are small (row_atol). The float sum of up to 16384
  * squares errs by ~sqrt(h) x 2^-24 relative in practice (one thread per
  * row, summing in order, is the worst here, ~1e-5); rsqrtf adds 2 ulp.
+ * Relative errors do not grow on the 1e-4 and 1e-20 rows: their squares'
+ * sum is far below eps, and where it is subnormal (1e-40) or flushed to
+ * zero its error vanishes beside eps.
  */
 static void rms32_check(struct wb_ctx *c)
 {
@@ -159,13 +243,16 @@ static void rms32_check(struct wb_ctx *c)
 static int rms16_setup(struct wb_ctx *c)
 {
 	size_t rows = c->size->n[0], h = c->size->n[1];
-	bf16_bits *x = wb_input(c, "x", rows * h * sizeof(bf16_bits));
-	bf16_bits *w = wb_input(c, "w", h * sizeof(bf16_bits));
+	bf16_bits *x = wb_input_as(c, "x", rows * h * sizeof(bf16_bits),
+				   WB_FRESH_BF16);
+	bf16_bits *w = wb_input_as(c, "w", h * sizeof(bf16_bits),
+				   WB_FRESH_BF16);
 
 	for (size_t i = 0; i < rows * h; i++)
 		x[i] = float_to_bf16((float)wb_rng_range(&c->rng, -2.0, 2.0));
 	for (size_t i = 0; i < h; i++)
 		w[i] = float_to_bf16((float)wb_rng_range(&c->rng, 0.5, 1.5));
+	plant_special_rows(c, x, sizeof(*x), rows, h, scale_bf16);
 	wb_output(c, "y", rows * h * sizeof(bf16_bits));
 	return 0;
 }
@@ -187,8 +274,9 @@ static int rms16_run(struct wb_ctx *c, enum wb_impl impl)
 
 /*
  * Tolerance: |y - ref| <= 1e-6 + 8e-3 |ref|, about one bf16 ulp (2^-7
- * relative at worst). Float math then one rounding to bf16 errs by half
- * an ulp; summing the squares in bf16 instead of float fails by far.
+ * relative at worst), the 1e-6 scaled per row as for rmsnorm. Float math
+ * then one rounding to bf16 errs by half an ulp; summing the squares in
+ * bf16 instead of float fails by far.
  */
 static void rms16_check(struct wb_ctx *c)
 {
@@ -247,21 +335,19 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers: geometric-mean speedup over the two shapes.
-		 * Measured on an H100 80GB HBM3 (solutions graded twice):
-		 * the naive 1481.5-1486.3 us, the solution (a block per long
-		 * row and a warp per short one, float4 loads, short rows in
-		 * registers) 8.98x-9.13x; the top tier, 7.8x, leaves the
-		 * slower run a 15% margin. The ladder ran on an H200 only
-		 * (tests/gpu/calibrate.sh; naive 1.44 ms and 1.25 ms,
-		 * solution 10.86x-10.93x): a warp per row with scalar loads
-		 * 6.06x, a block of four warps that each redo the row's sum
-		 * 6.63x. Tier 2 (5.0x) is meant to lie under those; at the
-		 * H200's share of the solution a warp per row would land
-		 * right at it on the H100: recheck there. Tier 1 (3.0x) lies
+		 * Tiers: shares of the speed of light (x and w read, y
+		 * written), the geometric mean over the two shapes. Measured
+		 * on an H100 80GB HBM3 (tests/gpu/calibrate.sh, 2026-11-25):
+		 * the naive, a thread per row, 1480.2 us, 10%. A warp per row
+		 * with scalar loads (ladder 1-warp-per-row) 61%; a block of
+		 * four warps that each redo the row's sum (ladder
+		 * 2-redundant-warps, the seed's first version) 66%: both tier
+		 * 2 (52%). The solution (a block per long row and a warp per
+		 * short one, float4 loads, short rows in registers) 99%: the
+		 * top tier (81%) leaves an 18% margin. Tier 1 (31%) lies
 		 * clearly above the naive.
 		 */
-		.tiers = { { 3.0, 20 }, { 5.0, 40 }, { 7.8, 60 } },
+		.tiers = { { 0.31, 20 }, { 0.52, 40 }, { 0.81, 60 } },
 		/* make profile: a thread per row reads 32 rows per warp load
 		 * (sectors per request) from a grid of a few blocks; a warp or
 		 * block per row fixes both. */
@@ -272,7 +358,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = rms32_setup,
 		.run = rms32_run,
 		.check = rms32_check,
-		.bytes = rms_bytes32,
+		.traffic = rms_traffic32,
 		.rules = { NO_LIBRARY_ROWS },
 	},
 	{
@@ -284,16 +370,12 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers, same runs. H100: the naive 1352.0-1354.5 us, the
-		 * solution (16-byte loads of 8 values) 14.52x-14.77x; the
-		 * top tier, 12.6x, leaves the slower run a 15% margin. H200
-		 * (naive 1.40 ms and 1.08 ms, one thread per row reading
-		 * 2-byte values): a warp per row with 2-byte loads 7.92x
-		 * against the solution's 18.4x-18.8x. Tier 2 (7.0x) was set
-		 * under that step on the H200; at the same share of the
-		 * H100 solution it would fall under 7.0x: recheck there.
+		 * Tiers, same runs (2 bytes a value): the naive 1346.5 us, 6%;
+		 * a warp per row with 2-byte loads (ladder 1-warp-per-row)
+		 * 49%, tier 2 (44%); the solution (16-byte loads of 8 values)
+		 * 96%: the top tier (78%) leaves a 19% margin.
 		 */
-		.tiers = { { 4.0, 20 }, { 7.0, 40 }, { 12.6, 60 } },
+		.tiers = { { 0.25, 20 }, { 0.44, 40 }, { 0.78, 60 } },
 		/* make profile: as for rmsnorm. */
 		.profile = WB_PROF_COALESCING | WB_PROF_THROUGHPUT |
 			   WB_PROF_OCCUPANCY | WB_PROF_STALLS,
@@ -301,7 +383,7 @@ static const struct wb_exercise exercises[] = {
 		.setup = rms16_setup,
 		.run = rms16_run,
 		.check = rms16_check,
-		.bytes = rms_bytes16,
+		.traffic = rms_traffic16,
 		.rules = { NO_LIBRARY_ROWS },
 	},
 };

@@ -13,7 +13,7 @@
 
 #define NAIVE_THREADS 128
 
-__global__ void naive_rmsnorm_kernel(const float *x, const float *w, float *y,
+static __global__ void naive_rmsnorm_kernel(const float *x, const float *w, float *y,
 				     size_t rows, size_t hidden, float eps)
 {
 	size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -36,7 +36,7 @@ void naive_rmsnorm(const float *x, const float *w, float *y, size_t rows,
 	CUDA_CHECK_LAUNCH();
 }
 
-__global__ void naive_rmsnorm_bf16_kernel(const __nv_bfloat16 *x,
+static __global__ void naive_rmsnorm_bf16_kernel(const __nv_bfloat16 *x,
 					  const __nv_bfloat16 *w,
 					  __nv_bfloat16 *y, size_t rows,
 					  size_t hidden, float eps)

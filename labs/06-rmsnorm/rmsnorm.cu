@@ -12,7 +12,9 @@
  *         are 256-byte aligned; row r starts at r * hidden floats, so rows
  *         are 16-byte aligned only when hidden % 4 == 0.
  *   w     device pointer to hidden floats (the same for every row).
- *   1 <= hidden <= 16384, rows >= 1; eps > 0.
+ *   1 <= hidden <= 16384, rows >= 1, rows * hidden < 2^31; eps > 0.
+ *   Some rows are zeros, or tiny (1e-20): only eps, under the root,
+ *   keeps their y finite and right.
  *   Launch on the default stream. CUB's block and warp primitives
  *   (cub::BlockReduce, cub::WarpReduce) are allowed. Tolerance:
  *   1e-5 + 1e-4 * |expected|.

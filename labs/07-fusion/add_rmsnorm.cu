@@ -25,7 +25,9 @@
  *   w         hidden floats, the same for every row; read only.
  *   The base pointers are 256-byte aligned; row r starts at r * hidden
  *   floats, so rows are 16-byte aligned only when hidden % 4 == 0.
- *   Any rows >= 1 (below 2^31) and 1 <= hidden <= 16384; eps > 0.
+ *   Any rows >= 1 and 1 <= hidden <= 16384 with rows * hidden < 2^31;
+ *   eps > 0. Some rows are zero, or tiny (1e-20), where only eps keeps
+ *   y finite and right.
  *   Launch on the default stream. CUB's block and warp primitives are
  *   allowed. Tolerance: y within 1e-5 + 1e-4 * |expected|; residual
  *   within 1e-6 + 1e-6 * |expected| (one float add).

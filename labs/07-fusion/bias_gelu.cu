@@ -17,7 +17,7 @@
  *         are 256-byte aligned; row r starts at r * cols floats, so rows
  *         are 16-byte aligned only when cols % 4 == 0.
  *   b     device pointer to cols floats (the same for every row).
- *   Any rows, cols >= 1 with rows * cols < 2^32. Launch on the default
+ *   Any rows, cols >= 1 with rows * cols < 2^31. Launch on the default
  *   stream. Any CUDA math function may be used; compute in float.
  *   Tolerance: 1e-6 + 1e-5 * |expected|, as for gelu (tanhf passes,
  *   tanh.approx does not).

@@ -13,7 +13,7 @@
  *
  * Contract
  *   x     device pointer, n floats, 256-byte aligned (from cudaMalloc);
- *         read only; values in [-6, 6]. Any n with 1 <= n < 2^32: not a
+ *         read only; values in [-6, 6]. Any n with 1 <= n < 2^31: not a
  *         multiple of the block size, nor of 4.
  *   y     device pointer, n floats, 256-byte aligned, poisoned (NaN) on
  *         entry: write every element.

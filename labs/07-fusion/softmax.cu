@@ -18,7 +18,8 @@
  *         x is read only and finite, y is poisoned (NaN) on entry. The
  *         base pointers are 256-byte aligned; row r starts at r * cols
  *         floats, so rows are 16-byte aligned only when cols % 4 == 0.
- *   Any rows >= 1 (below 2^31) and cols >= 1.
+ *   Any rows, cols >= 1 with rows * cols < 2^31. Rows may be all very
+ *   negative, or hold one spike far above the rest, anywhere.
  *   Launch on the default stream. CUB's block and warp primitives are
  *   allowed. Tolerance: 1e-9 + 1e-5 * |expected| (expf or __expf both
  *   pass; probabilities below 1e-9 may come out as 0).

@@ -8,9 +8,12 @@
 #
 # EXPECTED  lines "student lab/exercise VERDICT" (tests/batch/expected);
 #           "student probe NOTHING": that student's probe ran and got
-#           nothing (its .out on a GPU; its compiler log with --build-only)
+#           nothing (its .out on a GPU; its compiler log with --build-only
+#           or when the file was REJECTED, and so never run); not checked
+#           for a student graded UNSANDBOXED (SANDBOX=off)
 # OUT       the batch's output folder (verdicts.csv, students/)
-# With --build-only, verdicts that only a GPU can reach read BUILT.
+# With --build-only, verdicts that only a GPU can reach read BUILT
+# (COMPILE_ERROR, MISSING and REJECTED are decided before running).
 # Prints one line per student; exit status 0 when every line holds.
 
 set -u
@@ -34,8 +37,10 @@ got() {
 }
 
 # probe STUDENT: "" when its probe ran and got nothing, else why not
+# (a REJECTED file never runs: then its compile-time probe, as without a
+# GPU)
 probe() {
-	if [ $build_only = 1 ]; then
+	if [ $build_only = 1 ] || [ "$(got "$1" 05-reduction/sum)" = REJECTED ]; then
 		log=$out/students/$1/logs/05-reduction/sum.log
 		ran="probe: compile-time"
 	else
@@ -57,6 +62,13 @@ for student in $(awk '!/^#/ && NF { print $1 }' "$expected" | uniq); do
 	line="" miss=""
 	while read -r s ex want _; do
 		[ "$s" = "$student" ] || continue
+		if [ "$ex" = probe ] &&
+		   grep -q '^sandbox none' "$out/students/$s/meta" 2> /dev/null; then
+			# Without a sandbox (SANDBOX=off) the probe gets what it
+			# asks for: there is nothing to check.
+			line="$line, probe not checked (UNSANDBOXED)"
+			continue
+		fi
 		if [ "$ex" = probe ]; then
 			why=$(probe "$s")
 			if [ -n "$why" ]; then
@@ -67,7 +79,7 @@ for student in $(awk '!/^#/ && NF { print $1 }' "$expected" | uniq); do
 			continue
 		fi
 		if [ $build_only = 1 ]; then
-			case $want in COMPILE_ERROR|MISSING) ;; *) want=BUILT ;; esac
+			case $want in COMPILE_ERROR|MISSING|REJECTED) ;; *) want=BUILT ;; esac
 		fi
 		have=$(got "$s" "$ex")
 		if [ "$have" = "$want" ]; then

@@ -12,7 +12,24 @@
 #              nothing; run outside, the same probe gets everything (so
 #              the check is real); SKIP with the reason where bwrap cannot
 #              make a sandbox
-#   loud       SANDBOX=off says so on stderr, in the summary and reports
+#   hostile    tests/batch/hostile.c through the wrapper every grading
+#              path uses (batch --sandbox-exec, the test hook): not root;
+#              cannot write the repository, other students' folders or the
+#              results; no network; a fork bomb stops at the process limit,
+#              another sandbox still forks meanwhile, nothing is left
+#              after; a memory hog stops at the memory limit; of a fake
+#              two-GPU /dev it sees only its own GPU's node. Outside, the
+#              same program gets what the sandbox kept from it. In a
+#              delegated cgroup v2 (root, a writable /sys/fs/cgroup) the
+#              same with pids.max and memory.max. SKIP with the reason
+#              where no sandbox can be made (the class then runs with
+#              SANDBOX=off, so that everything else is still tested)
+#   default    SANDBOX is required by default: with no bwrap on PATH (and
+#              with the old SANDBOX=auto) make batch stops, grades nothing
+#              and says how to install bubblewrap and how to opt out
+#   loud       SANDBOX=off says so on stderr, in the summary, the
+#              gradebook (UNSANDBOXED) and each report
+#   audit      the gradebook's audit.tsv is written
 #   resume     a second run grades nothing again; a run interrupted with
 #              SIGINT leaves no half-written result and the next run
 #              grades only what was left
@@ -32,8 +49,25 @@ bt_make() {
 	bt_log=$1
 	shift
 	$MAKE --no-print-directory batch SUBMISSIONS="$bt_subs" OUT="$bt_out" \
-		LAB=05-reduction TIMEOUT=30 BUILD_ONLY=1 BUILD="$BUILD" "$@" \
-		> "$bt_log" 2>&1
+		LAB=05-reduction TIMEOUT=30 BUILD_ONLY=1 BUILD="$BUILD" \
+		${bt_off:+SANDBOX=off} "$@" > "$bt_log" 2>&1
+}
+
+# bt_box SCRATCH [batch options...] -- COMMAND...: COMMAND in the sandbox
+# every grading runs in, writable folder SCRATCH (batch --sandbox-exec)
+bt_box() {
+	bt_scratch=$1
+	shift
+	"$bt_bin" --sandbox-exec --scratch "$bt_scratch" --repo . --build "$BUILD" \
+		--objs "$B" --build-only "$@"
+}
+
+# bt_can_box: can a sandbox be made here? Sets bt_why when not.
+bt_can_box() {
+	bt_box "$bt_dir/check" -- /bin/true > "$LOGS/batch-sandbox-check.log" 2>&1 && return 0
+	bt_why=$(sed -n 's/^batch: cannot make a sandbox: //p' "$LOGS/batch-sandbox-check.log" | head -n 1)
+	bt_why=${bt_why:-$(head -n 1 "$LOGS/batch-sandbox-check.log")}
+	return 1
 }
 
 # bt_listen: a fresh listener on the loopback; sets bt_lpid and bt_port
@@ -66,9 +100,12 @@ bt_probe() {
 }
 
 bt_sandbox() {
+	if [ -n "$bt_off" ]; then
+		skip "batch/sandbox: mallory's probe in the sandbox: no sandbox here ($bt_why)"
+		return 1
+	fi
 	if ! grep -q 'in the sandbox (bubblewrap)' "$bt_out/summary.txt" 2> /dev/null; then
-		bt_why=$(grep -h -m 1 'WARNING\|without' "$LOGS/batch-class.log" | head -n 1)
-		skip "batch/sandbox: no sandbox here (${bt_why:-bwrap is missing or cannot run})"
+		fail "batch/sandbox: the class was graded in the sandbox" "$LOGS/batch-class.log"
 		return 1
 	fi
 	bt_log=$bt_out/students/mallory/logs/05-reduction/sum.log
@@ -122,12 +159,286 @@ bt_loud() {
 	$MAKE --no-print-directory batch SUBMISSIONS="$bt_dir/open" \
 		OUT="$bt_dir/open-graded" LAB=05-reduction BUILD_ONLY=1 SANDBOX=off \
 		BUILD="$BUILD" >> "$LOGS/batch-open.log" 2>&1
-	if grep -q 'STUDENT CODE WILL RUN WITHOUT A SANDBOX' "$LOGS/batch-open.log" &&
-	   grep -q 'WARNING: 1 submission was graded WITHOUT a sandbox' "$bt_dir/open-graded/summary.txt" &&
-	   grep -q 'WARNING: graded WITHOUT a sandbox' "$bt_dir/open-graded/students/alice/report.txt"; then
-		pass "batch/without a sandbox it says so loudly: on stderr, in the summary, in each report"
+	if [ "$(grep -c '^\*.*\*$' "$LOGS/batch-open.log")" -ge 5 ] &&
+	   grep -q 'STUDENT CODE WILL RUN WITHOUT A SANDBOX (UNSANDBOXED)' "$LOGS/batch-open.log" &&
+	   grep -q 'WARNING: UNSANDBOXED: 1 submission was graded WITHOUT a sandbox' "$bt_dir/open-graded/summary.txt" &&
+	   grep -q '^alice,.*,graded UNSANDBOXED$' "$bt_dir/open-graded/gradebook.csv" &&
+	   grep -q 'WARNING: UNSANDBOXED: graded WITHOUT a sandbox' "$bt_dir/open-graded/students/alice/report.txt"; then
+		pass "batch/SANDBOX=off warns on several lines at the start, and writes UNSANDBOXED into the summary, the gradebook and each report"
 	else
-		fail "batch/without a sandbox it says so loudly" "$LOGS/batch-open.log"
+		fail "batch/SANDBOX=off warns loudly and writes UNSANDBOXED everywhere" "$LOGS/batch-open.log"
+	fi
+}
+
+# bt_nobwrap: a PATH like this one with no bwrap on it (each folder that
+# has one replaced by links to everything else in it)
+bt_nobwrap() {
+	bt_np=""
+	bt_ifs=$IFS
+	IFS=:
+	for d in $PATH; do
+		if [ -e "$d/bwrap" ]; then
+			bt_sh=$bt_dir/nobwrap/$(echo "$d" | tr / _)
+			mkdir -p "$bt_sh"
+			for f in "$d"/*; do
+				[ "${f##*/}" = bwrap ] || ln -sf "$f" "$bt_sh/"
+			done
+			d=$bt_sh
+		fi
+		bt_np=${bt_np:+$bt_np:}$d
+	done
+	IFS=$bt_ifs
+	echo "$bt_np"
+}
+
+# SANDBOX is required by default (auto is another name for it): without
+# bwrap nothing is graded, and the message says what to do.
+bt_default() {
+	sh tests/batch/make-class.sh "$bt_dir/nobox" "$bt_dir/nobox-graded" 1 alice \
+		> "$LOGS/batch-nobwrap.log" 2>&1
+	bt_np=$(bt_nobwrap)
+	bt_ok=1
+	for bt_mode in "" auto; do
+		PATH=$bt_np $MAKE --no-print-directory batch SUBMISSIONS="$bt_dir/nobox" \
+			OUT="$bt_dir/nobox-graded" LAB=05-reduction BUILD_ONLY=1 \
+			BUILD="$BUILD" ${bt_mode:+SANDBOX=$bt_mode} >> "$LOGS/batch-nobwrap.log" 2>&1
+		bt_rc=$?
+		echo "== SANDBOX=${bt_mode:-(unset)}: status $bt_rc" >> "$LOGS/batch-nobwrap.log"
+		[ $bt_rc -ne 0 ] || bt_ok=0
+	done
+	if [ $bt_ok = 1 ] && ! PATH=$bt_np command -v bwrap > /dev/null &&
+	   [ "$(grep -c 'cannot make a sandbox: bubblewrap (bwrap) is not installed' "$LOGS/batch-nobwrap.log")" -eq 2 ] &&
+	   grep -q 'apt-get install bubblewrap' "$LOGS/batch-nobwrap.log" &&
+	   grep -q 'To grade WITHOUT a sandbox anyway.*SANDBOX=off' "$LOGS/batch-nobwrap.log" &&
+	   [ ! -d "$bt_dir/nobox-graded/students/alice" ]; then
+		pass "batch/SANDBOX defaults to require: without bwrap (PATH without it; also SANDBOX=auto) it stops, grades nothing, says how to install bubblewrap and how to opt out"
+	else
+		fail "batch/SANDBOX defaults to require: without bwrap it stops with the install message" \
+			"$LOGS/batch-nobwrap.log"
+	fi
+}
+
+bt_audit() {
+	if [ "$(head -n 1 "$bt_out/audit.tsv" 2> /dev/null)" = "$(printf 'student\texercise\tverdict\taudit')" ] &&
+	   awk -F '\t' 'NR > 1 && (NF != 4 || ($3 != "REJECTED" && $3 != "SUSPICIOUS" && $4 == "-")) { bad = 1 }
+		END { exit bad }' "$bt_out/audit.tsv"; then
+		pass "batch/the gradebook's audit.tsv lists audit words, REJECTED and SUSPICIOUS ($(($(wc -l < "$bt_out/audit.tsv") - 1)) lines here)"
+	else
+		fail "batch/the gradebook's audit.tsv" "$bt_out/audit.tsv"
+	fi
+}
+
+# ---- hostile: what the sandbox guarantees, one by one -------------------
+
+# bt_hostile_setup: the results, a neighbour's folder, the scratch folder
+# the hostile program runs in (the program in it), a fake /dev of two GPUs
+bt_hostile_setup() {
+	bt_h=$bt_dir/hostile
+	rm -rf "$bt_h"
+	mkdir -p "$bt_h/out/students/alice" "$bt_h/out/work/bob" \
+		"$bt_h/out/work/mallory" "$bt_h/dev/nvidia-caps"
+	for n in nvidia0 nvidia1 nvidiactl nvidia-uvm nvidia-uvm-tools \
+		nvidia-modeset nvidia-caps/nvidia-cap1; do
+		: > "$bt_h/dev/$n"
+	done
+	for g in 0 1; do
+		mkdir -p "$bt_h/gpus/0000:0$g:00.0"
+		printf 'Model: \t\t Fake\nGPU UUID: \t GPU-fake%d\nDevice Minor: \t %d\n' \
+			$g $g > "$bt_h/gpus/0000:0$g:00.0/information"
+	done
+	${CC:-cc} -O2 -o "$bt_h/hostile" tests/batch/hostile.c \
+		> "$LOGS/batch-hostile-build.log" 2>&1 &&
+	cp "$bt_h/hostile" "$bt_h/out/work/mallory/hostile"
+}
+
+# bt_hostile_run LOG [batch options...] -- [hostile arguments...]
+bt_hostile_run() {
+	bt_hl=$1
+	shift
+	bt_box "$bt_h/out/work/mallory" "$@" > "$bt_hl" 2>&1
+}
+
+# Processes of the hostile program still alive (none once a sandbox ended).
+bt_left() {
+	for p in /proc/[0-9]*; do
+		{ tr '\0' ' ' < "$p/cmdline"; } 2> /dev/null
+		echo
+	done | grep -c "^$bt_h/out/work/mallory/hostile "
+}
+
+bt_hostile() {
+	if [ -n "$bt_off" ]; then
+		skip "batch/hostile: a hostile program in the sandbox: no sandbox here ($bt_why)"
+		return
+	fi
+	if ! bt_hostile_setup; then
+		fail "batch/hostile: tests/batch/hostile.c builds" "$LOGS/batch-hostile-build.log"
+		return
+	fi
+	cp Makefile "$bt_h/Makefile.before"
+	"$bt_dir/listen" 300 > "$bt_h/listen.out" &
+	bt_hpid=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -s "$bt_h/listen.out" ] && break
+		sleep 0.5
+	done
+	bt_hport=$(head -n 1 "$bt_h/listen.out")
+	bt_hl=$LOGS/batch-hostile.log
+	bt_hostile_run "$bt_hl" --mem 256M -- "$bt_h/out/work/mallory/hostile" \
+		--write "$(pwd)/Makefile" --write "$(pwd)/labs" \
+		--write "$bt_h/out/students/alice" --write "$bt_h/out/work/bob" \
+		--write "$bt_h/out/work/mallory" --connect "$bt_hport" \
+		--fork 100000 -1 --mem 1024
+	bt_nproc=$(sed -n 's/^batch: sandbox: .*at most \([0-9]*\) processes.*/\1/p' "$bt_hl")
+	bt_forked=$(sed -n 's/^fork: \([0-9]*\) processes, then .*/\1/p' "$bt_hl")
+	bt_mem=$(sed -n 's/^mem: stopped at \([0-9]*\) MiB.*/\1/p' "$bt_hl")
+	if ! grep -q '^hostile: done' "$bt_hl"; then
+		fail "batch/hostile: the program runs in the sandbox" "$bt_hl"
+		kill "$bt_hpid" 2> /dev/null
+		return
+	fi
+	if grep -q '^hostile: uid [1-9][0-9]*, gid [1-9]' "$bt_hl"; then
+		pass "batch/hostile: it runs as a non-root uid and gid ($(sed -n 's/^hostile: //p' "$bt_hl" | head -n 1))"
+	else
+		fail "batch/hostile: it runs as a non-root uid" "$bt_hl"
+	fi
+	if [ "$(grep -c '^write .*: refused' "$bt_hl")" -eq 4 ] &&
+	   grep -q "^write $bt_h/out/work/mallory: GOT it" "$bt_hl" &&
+	   cmp -s Makefile "$bt_h/Makefile.before" && [ ! -e labs/hostile-was-here ] &&
+	   [ -z "$(find "$bt_h/out/students" "$bt_h/out/work/bob" -type f)" ]; then
+		pass "batch/hostile: it cannot write the repository, another student's folder or the results; only its own folder"
+	else
+		fail "batch/hostile: it cannot write the repository, other students' folders or the results" "$bt_hl"
+	fi
+	if grep -q "^connect 127.0.0.1:$bt_hport: refused" "$bt_hl" &&
+	   grep -q '^interfaces: lo$' "$bt_hl" && ! grep -q '^connection' "$bt_h/listen.out"; then
+		pass "batch/hostile: no network (a loopback of its own; the host's listener gets no connection)"
+	else
+		fail "batch/hostile: no network" "$bt_hl"
+	fi
+	if [ -n "$bt_nproc" ] && [ -n "$bt_forked" ] && [ "$bt_forked" -lt "$bt_nproc" ] &&
+	   [ "$bt_forked" -ge $((bt_nproc / 2)) ] && [ "$(bt_left)" -eq 0 ]; then
+		pass "batch/hostile: a fork bomb stops at the process limit ($bt_forked processes of $bt_nproc), and what it leaves running ends with its sandbox"
+	else
+		fail "batch/hostile: a fork bomb stops at the process limit (${bt_forked:-?} of ${bt_nproc:-?}; left: $(bt_left))" "$bt_hl"
+	fi
+	if [ -n "$bt_mem" ] && [ "$bt_mem" -le 256 ] && ! grep -q '^mem: GOT' "$bt_hl"; then
+		pass "batch/hostile: a memory hog stops at the memory limit (RLIMIT_DATA 256 MiB: $bt_mem MiB)"
+	else
+		fail "batch/hostile: a memory hog stops at the memory limit" "$bt_hl"
+	fi
+	bt_neighbours
+	bt_gpu_nodes
+	bt_cgroup
+	bt_hostile_control
+}
+
+# While one sandbox holds all the processes it may have, another still
+# forks: the limit is each sandbox's own (in a user namespace).
+bt_neighbours() {
+	if grep -q 'no user namespace' "$LOGS/batch-hostile.log"; then
+		skip "batch/hostile: each sandbox has its own process limit: no user namespace here, where the limit counts the sandbox account's processes over the machine (docs/batch-grading.md)"
+		return
+	fi
+	bt_hostile_run "$LOGS/batch-hostile-bomb.log" -- \
+		"$bt_h/out/work/mallory/hostile" --fork 100000 6 &
+	bt_bomb=$!
+	for _ in $(seq 50); do
+		grep -q '^fork: ' "$LOGS/batch-hostile-bomb.log" 2> /dev/null && break
+		sleep 0.2
+	done
+	mkdir -p "$bt_h/out/work/bob2"
+	cp "$bt_h/hostile" "$bt_h/out/work/bob2/hostile"
+	bt_box "$bt_h/out/work/bob2" -- "$bt_h/out/work/bob2/hostile" --fork 40 0 \
+		> "$LOGS/batch-hostile-neighbour.log" 2>&1
+	bt_held=$(grep '^fork: ' "$LOGS/batch-hostile-bomb.log")
+	wait "$bt_bomb"
+	if [ -n "$bt_held" ] && grep -q '^fork: 40 processes' "$LOGS/batch-hostile-neighbour.log"; then
+		pass "batch/hostile: while a fork bomb holds its sandbox's processes ($bt_held), another sandbox forks 40"
+	else
+		cat "$LOGS/batch-hostile-bomb.log" >> "$LOGS/batch-hostile-neighbour.log"
+		fail "batch/hostile: another sandbox still forks during a fork bomb" "$LOGS/batch-hostile-neighbour.log"
+	fi
+}
+
+# A fake /dev of two GPUs (tests' --dev-dir and --nvidia-proc): grading on
+# the second, the sandbox sees its node and the shared ones, not the
+# first's; a GPU the driver does not list gets every node, and the log
+# says so.
+bt_gpu_nodes() {
+	bt_gl=$LOGS/batch-hostile-gpu.log
+	: > "$bt_gl"
+	for g in GPU-fake1 GPU-unknown; do
+		"$bt_bin" --sandbox-exec --scratch "$bt_h/out/work/mallory" --repo . \
+			--build "$BUILD" --objs "$B" --gpus "$g" --dev-dir "$bt_h/dev" \
+			--nvidia-proc "$bt_h/gpus" -- "$bt_h/out/work/mallory/hostile" --dev \
+			>> "$bt_gl" 2>&1
+	done
+	bt_own=$(grep '^dev:' "$bt_gl" | head -n 1)
+	bt_all=$(grep '^dev:' "$bt_gl" | sed -n 2p)
+	if [ -z "$bt_own" ] && grep -q '^bwrap: ' "$bt_gl"; then
+		# A GPU sandbox also binds /sys, which some containers refuse.
+		skip "batch/hostile: it sees only its own GPU's /dev/nvidia node: bwrap cannot make a GPU sandbox here ($(grep -m 1 '^bwrap: ' "$bt_gl"))"
+		return
+	fi
+	if [ "$bt_own" = "dev: nvidia-caps nvidia-uvm nvidia-uvm-tools nvidia1 nvidiactl" ] &&
+	   grep -q 'GPU GPU-fake1 (GPU-fake1): its sandbox sees /dev/nvidia1 and no other' "$bt_gl" &&
+	   echo "$bt_all" | grep -qw nvidia0 && echo "$bt_all" | grep -qw nvidia-modeset &&
+	   grep -q 'GPU GPU-unknown: which /dev/nvidia node is it?.*EVERY' "$bt_gl"; then
+		pass "batch/hostile: of a fake two-GPU /dev it sees only its own GPU's node (and the shared ones); where that cannot be told, every node, and the log says so"
+	else
+		fail "batch/hostile: it sees only its own GPU's /dev/nvidia node" "$bt_gl"
+	fi
+}
+
+# pids.max and memory.max in a cgroup of its own, where one can be made.
+bt_cgroup() {
+	bt_t="batch/hostile: in a delegated cgroup v2, pids.max and memory.max stop a fork bomb and a memory hog, and the cgroup is removed after"
+	if [ "$(id -u)" != 0 ]; then
+		skip "$bt_t: making a cgroup to delegate needs root here"
+		return
+	fi
+	if [ "$(stat -f -c %T /sys/fs/cgroup 2> /dev/null)" != cgroup2fs ]; then
+		skip "$bt_t: /sys/fs/cgroup is not cgroup v2 here"
+		return
+	fi
+	bt_cg=/sys/fs/cgroup/wb-test-$$
+	if ! mkdir "$bt_cg" 2> /dev/null ||
+	   ! echo "+pids +memory" > "$bt_cg/cgroup.subtree_control" 2> /dev/null; then
+		rmdir "$bt_cg" 2> /dev/null
+		skip "$bt_t: /sys/fs/cgroup cannot be written here, or has no pids and memory controllers to give"
+		return
+	fi
+	bt_cl=$LOGS/batch-hostile-cgroup.log
+	bt_hostile_run "$bt_cl" --cgroup "$bt_cg" --nproc 64 --mem 256M -- \
+		"$bt_h/out/work/mallory/hostile" --fork 100000 0 --mem 1024
+	bt_forked=$(sed -n 's/^fork: \([0-9]*\) processes, then .*/\1/p' "$bt_cl")
+	bt_last=$(sed -n 's/^mem: \([0-9]*\) MiB$/\1/p' "$bt_cl" | tail -n 1)
+	if grep -q 'pids.max' "$bt_cl" && [ -n "$bt_forked" ] && [ "$bt_forked" -lt 64 ] &&
+	   [ -n "$bt_last" ] && [ "$bt_last" -le 256 ] && ! grep -q '^mem: GOT' "$bt_cl" &&
+	   [ -z "$(ls -d "$bt_cg"/wb-* 2> /dev/null)" ]; then
+		pass "$bt_t ($bt_forked processes of 64; killed after $bt_last MiB of 256)"
+	else
+		ls -d "$bt_cg"/* >> "$bt_cl" 2>&1
+		fail "$bt_t" "$bt_cl"
+	fi
+	rmdir "$bt_cg"/wb-* "$bt_cg" 2> /dev/null
+}
+
+# The same program outside the sandbox gets what the sandbox kept from
+# it: the checks above are real.
+bt_hostile_control() {
+	bt_cl=$LOGS/batch-hostile-open.log
+	"$bt_h/hostile" --write "$bt_h/out/students/alice" --write "$bt_h/out/work/bob" \
+		--connect "$bt_hport" --fork 300 0 > "$bt_cl" 2>&1
+	sleep 1
+	kill "$bt_hpid" 2> /dev/null
+	if [ "$(grep -c '^write .*: GOT it' "$bt_cl")" -eq 2 ] &&
+	   grep -q "^connect 127.0.0.1:$bt_hport: GOT" "$bt_cl" &&
+	   grep -q '^fork: 300 processes' "$bt_cl" && grep -q '^connection' "$bt_h/listen.out"; then
+		pass "batch/hostile: the same program outside the sandbox writes there, connects and forks 300 (the checks above are real)"
+	else
+		fail "batch/hostile: the same program outside the sandbox gets all of it" "$bt_cl"
 	fi
 }
 
@@ -194,9 +505,15 @@ bt_main() {
 		fi
 	done
 	rm -rf "$bt_dir"
-	if BUILD="$BUILD" MAKE="$MAKE" sh tests/batch/class.sh --build-only "$bt_dir" \
-		> "$LOGS/batch-class.log" 2>&1; then
-		pass "batch/13 generated submissions (folders, .tar.gz, .zip; broken, hostile, malicious) build and check into the gradebook of tests/batch/expected"
+	mkdir -p "$bt_dir"
+	bt_off=""
+	if ! bt_can_box; then
+		bt_off=1
+		skip "batch/a sandbox can be made here: $bt_why (the class is graded with SANDBOX=off, so that the rest is still tested)"
+	fi
+	if BUILD="$BUILD" MAKE="$MAKE" SANDBOX=${bt_off:+off} sh tests/batch/class.sh \
+		--build-only "$bt_dir" > "$LOGS/batch-class.log" 2>&1; then
+		pass "batch/13 generated submissions (folders, .tar.gz, .zip; broken, hostile, malicious) build and check into the gradebook of tests/batch/expected${bt_off:+ (UNSANDBOXED)}"
 	else
 		fail "batch/13 generated submissions build and check into the gradebook of tests/batch/expected" \
 			"$LOGS/batch-class.log"
@@ -204,7 +521,10 @@ bt_main() {
 	fi
 	bt_sandbox
 	bt_boxed=$?
+	bt_hostile
+	bt_default
 	bt_loud
+	bt_audit
 	bt_resume
 	[ $bt_boxed -eq 0 ] && bt_control
 }

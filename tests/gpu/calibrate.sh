@@ -20,9 +20,9 @@ MAKE=${MAKE:-make}
 OUTDIR=${CAL_OUT:-build/calibrate}
 mkdir -p "$OUTDIR"
 
-grade_once() { # grade_once SRC NAME [LAB]: one graded run, its TSV kept
-	lab=${3:-$LAB}
-	$MAKE --no-print-directory grade SRC="$1" ${lab:+LAB=$lab} \
+grade_once() { # grade_once SRC NAME [LAB [EX]]: one graded run, its TSV kept
+	lab=${3:-$LAB} ex=${4:-}
+	$MAKE --no-print-directory grade SRC="$1" ${lab:+LAB=$lab} ${ex:+EX=$ex} \
 		TSV="$OUTDIR/$2.tsv" JSON="$OUTDIR/$2.json" > "$OUTDIR/$2.log" 2>&1
 	[ -s "$OUTDIR/$2.tsv" ] || { echo "grading $1 failed: see $OUTDIR/$2.log" >&2; return 1; }
 }
@@ -34,15 +34,19 @@ while [ "$i" -le "$RUNS" ]; do
 	awk -F '\t' -v s=solutions 'NR > 1 { print s "\t" $0 }' "$OUTDIR/solutions-$i.tsv" >> "$OUTDIR/all.tsv"
 	i=$((i + 1))
 done
-for step in tests/ladder/${LAB:-*}/*/; do
-	[ -d "$step" ] || continue
+# Each step grades only the exercises it has a file for (EX=), the rest of
+# its lab is not rebuilt or graded.
+for f in tests/ladder/${LAB:-*}/*/*/*.cu; do
+	[ -f "$f" ] || continue
+	ex=$(basename "$f" .cu) step=${f%/*/*.cu}
 	lab=$(basename "$(dirname "$step")") name=$(basename "$step")
-	grade_once "tests/ladder/$lab/$name solutions" "ladder-$lab-$name" "$lab" || exit 1
+	grade_once "$step solutions" "ladder-$lab-$name-$ex" "$lab" "$ex" || exit 1
 	awk -F '\t' -v s="ladder/$name" -v l="$lab" 'NR > 1 && $1 == l { print s "\t" $0 }' \
-		"$OUTDIR/ladder-$lab-$name.tsv" >> "$OUTDIR/all.tsv"
+		"$OUTDIR/ladder-$lab-$name-$ex.tsv" >> "$OUTDIR/all.tsv"
 done
 
-# all.tsv: source lab exercise verdict points max speedup time naive peer gbps pct tier
+# all.tsv: source, then results.tsv's columns: lab exercise verdict points
+# max speedup time naive peer gbps pct tier ... share ($18) ...
 awk -F '\t' '
 {
 	key = $1 "\t" $2 "/" $3
@@ -52,11 +56,11 @@ awk -F '\t' '
 	if ($7 > max[key]) max[key] = $7
 	tiers[key] = tiers[key] " " $13
 	if (n[key] == 1) first[key] = $13; else if ($13 != first[key]) flip[key] = 1
-	gb[key] = $11; pc[key] = $12; v[key] = $4
+	gb[key] = $11; pc[key] = 100 * $18; v[key] = $4
 }
 END {
 	printf "%-22s %-20s %-8s %8s %8s %6s %6s %5s  %s\n", "source", "exercise",
-	       "verdict", "min", "max", "spread", "GB/s", "%copy", "tiers (speedups)"
+	       "verdict", "min", "max", "spread", "GB/s", "%SOL", "tiers (speedups)"
 	for (i = 1; i <= k; i++) {
 		split(order[i], p, "\t")
 		printf "%-22s %-20s %-8s %7.2fx %7.2fx %5.1f%% %6.0f %4.0f%%  %s (%s)%s\n",

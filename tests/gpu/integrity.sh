@@ -7,8 +7,10 @@
 # what the driver decides before running anything holds: files that define
 # or call what they may not are REJECTED, library calls fail the technique
 # check (each case's expect-static: "lab/exercise VERDICT [technique=WORD]",
-# graded in build-only mode); the solutions pass every technique rule and
-# the skeletons are not rejected.
+# graded in build-only mode); every honest case under tests/honest/ (code
+# in the styles of public repositories: CUB, cooperative groups, graphs,
+# cudaLaunchKernelEx, ...) is BUILT, not rejected, by the same check; the
+# solutions pass every technique rule and the skeletons are not rejected.
 # With a GPU: a WRONG verdict names its likely cause and how to reproduce
 # it, SIZE= grades one size alone, and the report records the GPU's
 # condition. The cheat cases' GPU verdicts (their expect files) are checked
@@ -53,9 +55,10 @@ static_case() { # static_case SRC NAME LAB [EX]
 }
 
 integrity_static() {
-	for d in tests/broken/cheat-*/; do
+	for d in tests/broken/cheat-*/ tests/honest/*/; do
 		[ -d "$d" ] || continue
 		d=${d%/} case=$(basename "$d")
+		case $d in tests/honest/*) case=honest-$case ;; esac
 		lab=$(sed -n '1s|/.*||p' "$d/expect")
 		# A one-file case builds and checks that exercise alone (the rest
 		# of its lab is the solutions', checked below).

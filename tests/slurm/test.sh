@@ -12,6 +12,11 @@
 # What a GPU cluster adds (--gres=gpu:1, CUDA_VISIBLE_DEVICES from Slurm,
 # timing) is not tested here: docs/batch-grading.md says so.
 #
+# The array runs with the default settings, so each task builds in the
+# sandbox (SANDBOX=require): the summary must say so. Where no sandbox can
+# be made here, that check says SKIP with the reason and the array runs
+# with SANDBOX=off, so that the rest is still tested.
+#
 # SKIP, with the reason, when not root or when the packages are missing;
 # CI installs them (.ci/run) and runs as root, so there it runs.
 
@@ -42,16 +47,34 @@ sl_main() {
 	sh tests/slurm/cluster.sh stop "$sl_dir" >> "$LOGS/slurm-start.log" 2>&1
 }
 
+# sl_can_box: can the batch make its sandbox here? Sets sl_why when not.
+sl_can_box() {
+	"$BUILD/host/tools/batch/batch" --sandbox-exec --scratch "$sl_dir/check" \
+		--repo . --build "$BUILD" --objs "$B" --build-only -- /bin/true \
+		> "$LOGS/slurm-sandbox-check.log" 2>&1 && return 0
+	sl_why=$(sed -n 's/^batch: cannot make a sandbox: //p' "$LOGS/slurm-sandbox-check.log" | head -n 1)
+	sl_why=${sl_why:-$(head -n 1 "$LOGS/slurm-sandbox-check.log")}
+	return 1
+}
+
 sl_grade() {
 	sl_log=$LOGS/slurm.log
 	sl_t="slurm/make slurm-script: a job array of 2 tasks grades 3 submissions, the merge job writes the gradebook"
+	sl_off=""
+	$MAKE --no-print-directory "$BUILD/host/tools/batch/batch" > "$sl_log" 2>&1
+	if ! sl_can_box; then
+		sl_off=1
+		skip "slurm/the array's tasks build in the sandbox (the default): no sandbox here ($sl_why); the array runs with SANDBOX=off"
+	fi
 	sh tests/batch/make-class.sh "$sl_dir/submissions" "$sl_out" 1 alice dave heidi \
-		> "$sl_log" 2>&1
+		>> "$sl_log" 2>&1
 	$MAKE --no-print-directory slurm-script SUBMISSIONS="$sl_dir/submissions" \
 		OUT="$sl_out" LAB=05-reduction BUILD_ONLY=1 CHUNK=2 SLURM_CPUS=1 \
-		SLURM_TIME=00:10:00 BUILD="$BUILD" >> "$sl_log" 2>&1
+		SLURM_TIME=00:10:00 BUILD="$BUILD" ${sl_off:+SANDBOX=off} >> "$sl_log" 2>&1
 	if ! grep -q '^#SBATCH --array=0-1$' "$sl_out/slurm/grade.sbatch" 2> /dev/null ||
-	   grep -q 'gres' "$sl_out/slurm/grade.sbatch"; then
+	   grep -q 'gres' "$sl_out/slurm/grade.sbatch" ||
+	   ! grep -q "^	--sandbox '$([ -n "$sl_off" ] && echo off || echo require)'" \
+		"$sl_out/slurm/grade.sbatch"; then
 		fail "$sl_t (the sbatch script)" "$sl_log"
 		return
 	fi
@@ -73,6 +96,12 @@ sl_grade() {
 	   sh tests/batch/compare.sh --build-only tests/batch/expected "$sl_out" \
 		alice dave heidi >> "$sl_log" 2>&1; then
 		pass "$sl_t"
+		if [ -z "$sl_off" ] &&
+		   grep -q 'Every submission was built and run in the sandbox' "$sl_out/summary.txt"; then
+			pass "slurm/by default each task builds in the sandbox (SANDBOX=require), and the summary says so"
+		elif [ -z "$sl_off" ]; then
+			fail "slurm/by default each task builds in the sandbox" "$sl_out/summary.txt"
+		fi
 	else
 		echo "jobs: ${sl_jobs:-none}; still queued: ${sl_left:-none}; task logs: $sl_tasks" >> "$sl_log"
 		fail "$sl_t" "$sl_log"

@@ -410,6 +410,50 @@ static void test_gradebook_csv(void **state)
 		"\"bob,jr\",WRONG,PASS,graded\n"
 		"carol,,,not graded\n");
 	free(text);
+	rows[1].sandboxed = 0;
+	text = to_text(bt_write_gradebook, &l, rows, 3, 0);
+	assert_contains(text, "\"bob,jr\",0,100,100,200,graded UNSANDBOXED\n");
+	free(text);
+}
+
+/* The audit list: audit words, REJECTED and SUSPICIOUS; older TSVs. */
+static void audit_fn(FILE *f, const struct bt_labs *l,
+		     const struct bt_row *rows, int n, int flag)
+{
+	(void)flag;
+	bt_write_audit(f, l, rows, n);
+}
+
+static void test_audit(void **state)
+{
+	struct bt_row rows[3];
+	struct bt_labs l;
+	char *text;
+
+	(void)state;
+	rows3(&l, rows);
+	/* rows3's TSVs have no audit column: nothing to look at. */
+	assert_string_equal(rows[0].cell[0].audit, "-");
+	text = to_text(audit_fn, &l, rows, 3, 0);
+	assert_string_equal(text, "student\texercise\tverdict\taudit\n");
+	free(text);
+	bt_read_tsv("lab\texercise\tverdict\tpoints\tmax_points\ttechnique\taudit\n"
+		    "05-reduction\tsum\tPASS\t100\t100\tok\tinline-ptx,streams\n"
+		    "05-reduction\targmax\tPASS\t100\t100\tok\t-\n", &l, NULL,
+		    &rows[0]);
+	assert_string_equal(rows[0].cell[0].audit, "inline-ptx,streams");
+	bt_read_tsv("lab\texercise\tverdict\tpoints\tmax_points\taudit\n"
+		    "05-reduction\tsum\tREJECTED\t0\t100\t-\n"
+		    "05-reduction\targmax\tSUSPICIOUS\t0\t100\n", &l, NULL,
+		    &rows[1]);
+	assert_string_equal(rows[1].cell[1].audit, "-"); /* a short row */
+	text = to_text(audit_fn, &l, rows, 3, 0);
+	assert_string_equal(text,
+		"student\texercise\tverdict\taudit\n"
+		"alice\t05-reduction/sum\tPASS\tinline-ptx,streams\n"
+		"bob,jr\t05-reduction/sum\tREJECTED\t-\n"
+		"bob,jr\t05-reduction/argmax\tSUSPICIOUS\t-\n");
+	free(text);
 }
 
 static void summary_fn(FILE *f, const struct bt_labs *l,
@@ -443,7 +487,8 @@ static void test_summary(void **state)
 
 	rows[0].sandboxed = 0;
 	text = to_text(summary_fn, &l, rows, 3, 1);
-	assert_contains(text, "WARNING: 1 submission was graded WITHOUT a sandbox");
+	assert_contains(text, "WARNING: UNSANDBOXED: 1 submission was graded "
+			      "WITHOUT a sandbox (SANDBOX=off)");
 	assert_contains(text, "no points were given");
 	assert_null(strstr(text, "Total points"));
 	free(text);
@@ -546,10 +591,12 @@ static void test_write_atomic(void **state)
 
 /* ---- the sandbox's arguments -------------------------------------------- */
 
+/* Where a holds s0 followed by s1 (either NULL: any); -1 if nowhere. */
 static int arg_at(const struct bt_args *a, const char *s0, const char *s1)
 {
 	for (int i = 0; i + 1 < a->n; i++)
-		if (!strcmp(a->v[i], s0) && (!s1 || !strcmp(a->v[i + 1], s1)))
+		if ((!s0 || !strcmp(a->v[i], s0)) &&
+		    (!s1 || !strcmp(a->v[i + 1], s1)))
 			return i;
 	return -1;
 }
@@ -559,7 +606,7 @@ static void test_box_argv(void **state)
 	char *dir = unit_tmpdir(), hide[1200], ro[1200], scratch[1200];
 	struct bt_args a;
 	struct bt_box b;
-	int repo, tmpfs, robind, bind;
+	int repo, tmpfs, robind, bind, sep, init;
 
 	(void)state;
 	snprintf(hide, sizeof(hide), "%s/solutions", dir);
@@ -568,20 +615,30 @@ static void test_box_argv(void **state)
 	bt_mkdirs(hide);
 	memset(&b, 0, sizeof(b));
 	b.bwrap = "/usr/bin/bwrap";
+	b.kind = BT_BOX_USERNS;
+	b.self = "/b/batch";
+	b.uid = b.gid = -1;
+	b.nproc = 99;
+	b.mem = 1 << 30;
 	b.repo = dir;
 	b.hide[b.nhide++] = hide;
 	b.hide[b.nhide++] = "/no/such/folder";
 	b.ro[b.nro++] = ro;
 	b.scratch = scratch;
 	b.gpu = 1;
+	b.gpu_minor = -1;
+	b.devdir = "/no/such/dev";
 	b.cuda_visible = "1";
-	b.as_root = 1;
 	bt_args_init(&a);
 	assert_int_equal(bt_box_argv(&b, &a), 0);
+	/* Not root, no cgroup: nothing to do before bwrap. */
 	assert_string_equal(a.v[0], "/usr/bin/bwrap");
-	assert_string_equal(a.v[a.n - 1], "--");
+	assert_null(a.cgroup);
 	assert_true(arg_at(&a, "--unshare-net", NULL) > 0);
 	assert_true(arg_at(&a, "--unshare-pid", NULL) > 0);
+	assert_true(arg_at(&a, "--unshare-user", NULL) > 0);
+	assert_true(arg_at(&a, "--uid", "65534") > 0);
+	assert_true(arg_at(&a, "--gid", "65534") > 0);
 	assert_true(arg_at(&a, "--die-with-parent", NULL) > 0);
 	assert_true(arg_at(&a, "--clearenv", NULL) > 0);
 	assert_true(arg_at(&a, "--cap-drop", "ALL") > 0);
@@ -591,6 +648,9 @@ static void test_box_argv(void **state)
 	assert_true(arg_at(&a, "--chdir", dir) > 0);
 	assert_int_equal(arg_at(&a, "/no/such/folder", NULL), -1);
 	assert_int_equal(arg_at(&a, "/etc/shadow", NULL), -1);
+	/* The folders above a mount point are made open first. */
+	assert_true(arg_at(&a, "--dir", "/etc") > 0);
+	assert_true(arg_at(&a, "--dir", dir) < arg_at(&a, "--ro-bind", ro));
 	/* The repository, then what it hides, then the objects, then the
 	 * scratch folder: a later mount covers an earlier one. */
 	repo = arg_at(&a, "--ro-bind", dir);
@@ -599,11 +659,116 @@ static void test_box_argv(void **state)
 	bind = arg_at(&a, "--bind", scratch);
 	assert_true(repo > 0 && repo < tmpfs && tmpfs < robind && robind < bind);
 	assert_true(arg_at(&a, "--tmpfs", "/tmp") < repo);
+	assert_true(arg_at(&a, "--ro-bind", "/b/batch") > 0);
+	/* After bwrap's "--": the limits, then the command's "--". */
+	sep = arg_at(&a, "--", "/b/batch");
+	init = arg_at(&a, "/b/batch", "--box-init");
+	assert_true(sep > bind && init == sep + 1);
+	assert_true(arg_at(&a, "--nproc", "99") > init);
+	assert_true(arg_at(&a, "--data", "1073741824") > init);
+	assert_int_equal(arg_at(&a, "--uid", "-1"), -1);
+	assert_string_equal(a.v[a.n - 1], "--");
+	bt_args_free(&a);
+
+	/* As root: the sandbox account outside, entered before bwrap; with
+	 * a cgroup, memory.max instead of RLIMIT_DATA. */
+	b.uid = b.gid = 4242;
+	b.cgroup = "/sys/fs/cgroup/wb";
+	assert_int_equal(bt_box_argv(&b, &a), 0);
+	assert_string_equal(a.v[0], "/b/batch");
+	assert_string_equal(a.v[1], "--box-enter");
+	assert_true(arg_at(&a, "--uid", "4242") < arg_at(&a, "/usr/bin/bwrap", NULL));
+	assert_true(arg_at(&a, "--cgroup", "/sys/fs/cgroup/wb") > 0);
+	assert_true(arg_at(&a, "--mem", "1073741824") > 0);
+	assert_int_equal(arg_at(&a, "--data", NULL), -1);
+	assert_string_equal(a.cgroup, "/sys/fs/cgroup/wb");
+	bt_args_free(&a);
+
+	/* No user namespace: bwrap as root, --box-init becomes the account. */
+	b.kind = BT_BOX_SETUID;
+	b.cgroup = NULL;
+	assert_int_equal(bt_box_argv(&b, &a), 0);
+	assert_string_equal(a.v[0], "/usr/bin/bwrap");
+	assert_int_equal(arg_at(&a, "--unshare-user", NULL), -1);
+	assert_int_equal(arg_at(&a, "--cap-drop", "ALL"), -1);
+	init = arg_at(&a, "/b/batch", "--box-init");
+	assert_true(init > 0 && arg_at(&a, "--uid", "4242") > init);
 	bt_args_free(&a);
 
 	b.bwrap = NULL;
 	assert_int_equal(bt_box_argv(&b, &a), 0);
 	assert_int_equal(a.n, 0);
+	assert_int_equal(bt_rmtree(dir), 0);
+	free(dir);
+}
+
+/* A fake /proc/driver/nvidia/gpus and /dev of two GPUs. */
+static void fake_gpus(const char *dir)
+{
+	static const char *const nodes[] = { "nvidia0", "nvidia1", "nvidiactl",
+		"nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset",
+		"nvidia-caps/nvidia-cap1", "null" };
+	char path[1200];
+
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++)
+		mkpath(dir, nodes[i], "");
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	mkpath(path, "0000:01:00.0/information",
+	       "Model: \t\t Fake\nGPU UUID: \t GPU-aaaa\nBus Location: \t "
+	       "0000:01:00.0\nDevice Minor: \t 0\n");
+	mkpath(path, "0000:02:00.0/information",
+	       "Model: \t\t Fake\nGPU UUID: \t GPU-bbbb\nBus Location: \t "
+	       "0000:02:00.0\nDevice Minor: \t 1\nGPU Excluded:\t No\n");
+}
+
+static void test_gpu_nodes(void **state)
+{
+	char *dir = unit_tmpdir(), proc[1200], node[1200];
+	struct bt_args a;
+	struct bt_box b;
+
+	(void)state;
+	fake_gpus(dir);
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	assert_int_equal(bt_gpu_minor(proc, "GPU-bbbb"), 1);
+	assert_int_equal(bt_gpu_minor(proc, "gpu-AAAA"), 0);
+	assert_int_equal(bt_gpu_minor(proc, "GPU-cccc"), -1);
+	assert_int_equal(bt_gpu_minor(proc, ""), -1);
+	assert_int_equal(bt_gpu_minor("/no/such/proc", "GPU-aaaa"), -1);
+
+	memset(&b, 0, sizeof(b));
+	b.bwrap = "/usr/bin/bwrap";
+	b.self = "/b/batch";
+	b.uid = b.gid = -1;
+	b.nproc = 10;
+	b.repo = "/repo";
+	b.scratch = "/out/work/alice";
+	b.gpu = 1;
+	b.gpu_minor = 1;
+	b.devdir = dir;
+	bt_args_init(&a);
+	assert_int_equal(bt_box_argv(&b, &a), 0);
+	snprintf(node, sizeof(node), "%s/nvidia1", dir);
+	assert_true(arg_at(&a, node, "/dev/nvidia1") > 0);
+	snprintf(node, sizeof(node), "%s/nvidiactl", dir);
+	assert_true(arg_at(&a, node, "/dev/nvidiactl") > 0);
+	assert_true(arg_at(&a, "--dev-bind", NULL) > 0);
+	assert_true(arg_at(&a, NULL, "/dev/nvidia-uvm") > 0);
+	assert_true(arg_at(&a, NULL, "/dev/nvidia-uvm-tools") > 0);
+	assert_true(arg_at(&a, NULL, "/dev/nvidia-caps") > 0);
+	assert_int_equal(arg_at(&a, NULL, "/dev/nvidia0"), -1);
+	assert_int_equal(arg_at(&a, NULL, "/dev/nvidia-modeset"), -1);
+	assert_int_equal(arg_at(&a, NULL, "/dev/null"), -1);
+	bt_args_free(&a);
+
+	/* Which node is its GPU's not known: every one. */
+	b.gpu_minor = -1;
+	assert_int_equal(bt_box_argv(&b, &a), 0);
+	assert_true(arg_at(&a, NULL, "/dev/nvidia0") > 0);
+	assert_true(arg_at(&a, NULL, "/dev/nvidia1") > 0);
+	assert_true(arg_at(&a, NULL, "/dev/nvidia-modeset") > 0);
+	assert_int_equal(arg_at(&a, NULL, "/dev/null"), -1);
+	bt_args_free(&a);
 	assert_int_equal(bt_rmtree(dir), 0);
 	free(dir);
 }
@@ -659,6 +824,65 @@ static void test_json_note(void **state)
 	free(dir);
 }
 
+/* What a sandbox wrote is taken out only as one JSON object. */
+static void test_json_valid(void **state)
+{
+	static const char *const good[] = {
+		"{}", " {\"a\": [1, -2.5e+3, true, false, null, \"x\\u00e9\\n\"]} \n",
+		"{\"score\": 0, \"tests\": [{\"output\": \"\xc3\xa9\"}]}",
+	};
+	static const char *const bad[] = {
+		"", "[]", "{", "{\"a\" 1}", "{\"a\": 01}", "{\"a\": 1,}",
+		"{\"a\": \"\x01\"}", "{\"a\": \"\\x\"}", "{\"a\": \"\\u12\"}",
+		"{} {}", "{\"a\": tru}", "{\"a\": \"\xc3\"}", "{\"a\": .5}",
+	};
+	char *dir = unit_tmpdir(), from[1200], to[1200], link[1200], why[256];
+	char deep[400];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		if (!bt_json_valid(good[i]))
+			fail_msg("refused: %s", good[i]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (bt_json_valid(bad[i]))
+			fail_msg("taken: %s", bad[i]);
+	/* Nesting: 60 levels are taken, 100 are not (the stack is safe). */
+	for (int depth = 60; depth <= 100; depth += 40) {
+		int o = snprintf(deep, sizeof(deep), "{\"a\": ");
+
+		for (int i = 0; i < depth; i++)
+			deep[o++] = '[';
+		for (int i = 0; i < depth; i++)
+			deep[o++] = ']';
+		snprintf(deep + o, sizeof(deep) - o, "}");
+		assert_int_equal(bt_json_valid(deep), depth == 60);
+	}
+
+	snprintf(from, sizeof(from), "%s/results.json", dir);
+	snprintf(to, sizeof(to), "%s/taken.json", dir);
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	unit_write(from, "{\"score\": 1}\n");
+	assert_int_equal(bt_take_json(from, to, 100, why, sizeof(why)), 0);
+	assert_int_equal(bt_take_json(from, to, 5, why, sizeof(why)), -1);
+	assert_int_equal(symlink(from, link), 0);
+	assert_int_equal(bt_take_json(link, to, 100, why, sizeof(why)), -1);
+	assert_contains(why, "a link is never followed");
+	unit_write(from, "{\"score\": 1} trailing\n");
+	assert_int_equal(bt_take_json(from, to, 100, why, sizeof(why)), -1);
+	assert_contains(why, "not one JSON object");
+	/* A file of the folder, or a link to one, is read; a link out of
+	 * the folder, or a folder, is not. */
+	assert_true(bt_inside_regular(to, dir));
+	assert_true(bt_inside_regular(link, dir));
+	remove(link);
+	assert_int_equal(symlink("/etc/passwd", link), 0);
+	assert_false(bt_inside_regular(link, dir));
+	assert_false(bt_inside_regular(dir, dir));
+	assert_false(bt_inside_regular("/etc/passwd", dir));
+	assert_int_equal(bt_rmtree(dir), 0);
+	free(dir);
+}
+
 /* ---- Slurm ---------------------------------------------------------------- */
 
 static void test_slurm_script(void **state)
@@ -694,6 +918,9 @@ static void test_slurm_script(void **state)
 	assert_contains(text, "--submissions '/class/hw3'");
 	assert_contains(text, "--lab '05-reduction'");
 	assert_contains(text, "--chunk '2'");
+	/* A node without a sandbox grades nothing: require, by default. */
+	assert_contains(text, "--sandbox 'require'");
+	assert_null(strstr(text, "--sandbox-user"));
 	free(text);
 	snprintf(path, sizeof(path), "%s/slurm/merge.sbatch", dir);
 	text = bt_read(path, 1 << 16);
@@ -714,12 +941,16 @@ static void test_slurm_script(void **state)
 
 	c.build_only = 1;
 	c.chunk = 5;
+	c.sandbox = BT_SB_OFF;
+	c.sandbox_user = "wb-sandbox";
 	assert_int_equal(bt_slurm_script(&c, subs, 5, "/bin/batch"), 0);
 	snprintf(path, sizeof(path), "%s/slurm/grade.sbatch", dir);
 	text = bt_read(path, 1 << 16);
 	assert_contains(text, "#SBATCH --array=0-0\n");
 	assert_null(strstr(text, "gres"));
 	assert_contains(text, "--build-only");
+	assert_contains(text, "--sandbox 'off'");
+	assert_contains(text, "--sandbox-user 'wb-sandbox'");
 	free(text);
 	assert_int_equal(bt_rmtree(dir), 0);
 	free(dir);
@@ -744,6 +975,9 @@ int main(void)
 		cmocka_unit_test(test_publish_and_recover),
 		cmocka_unit_test(test_write_atomic),
 		cmocka_unit_test(test_box_argv),
+		cmocka_unit_test(test_gpu_nodes),
+		cmocka_unit_test(test_audit),
+		cmocka_unit_test(test_json_valid),
 		cmocka_unit_test(test_quote_and_durations),
 		cmocka_unit_test(test_json_note),
 		cmocka_unit_test(test_slurm_script),

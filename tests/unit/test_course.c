@@ -3,8 +3,10 @@
  * test_course.c - grader/course.c: the per-course settings file. Parsing
  * and its error messages (file:line: why), names checked against lab.mk,
  * how overrides apply (later lines win, stars, short lab names, new tiers
- * bringing their points, points_speed scaling the lab's tiers), specs
- * that would not validate, and what the reports then say about it.
+ * bringing their points and their unit: fixed speedups with "tiers",
+ * shares of the speed of light with "shares"; points_speed scaling the
+ * lab's tiers), specs that would not validate, and what the reports then
+ * say about it, down to where each exercise's tiers come from.
  */
 #include "unit.h"
 
@@ -27,10 +29,13 @@ static struct g_spec speed_spec(const char *lab, const char *name)
 	s.points_correct = 40;
 	s.points_speed = 60;
 	s.timeout_s = 60;
-	s.tiers[0] = (struct g_tier){ 2.0, 20 };
-	s.tiers[1] = (struct g_tier){ 4.5, 40 };
-	s.tiers[2] = (struct g_tier){ 7.1, 60 };
+	/* The lab's own tiers: shares of the speed of light (lab 05). */
+	s.tiers[0] = (struct g_tier){ 0.30, 20 };
+	s.tiers[1] = (struct g_tier){ 0.54, 40 };
+	s.tiers[2] = (struct g_tier){ 0.78, 60 };
 	s.ntiers = 3;
+	s.tier_unit = G_TIERS_SHARE;
+	snprintf(s.tiers_from, sizeof(s.tiers_from), "lab");
 	return s;
 }
 
@@ -70,14 +75,15 @@ static void parses_every_knob(void **state)
 		 "05-reduction/sum.tiers = 1.5:20  3:40\t5:60\n"
 		 "05-reduction/sum.points_correct = 50\n"
 		 "reduction/argmax.points_speed = 30\n"
-		 "*/*.timeout_s = 90\n");
+		 "*/*.timeout_s = 90\n"
+		 "fusion/gelu.shares = 0.4:20 0.6:40 0.8:60\n");
 	assert_string_equal(course.name, "CS 759 (spring)");
 	assert_string_equal(course.path, "c.conf");
-	assert_int_equal(course.nrules, 4);
+	assert_int_equal(course.nrules, 5);
 	assert_int_equal(course.rules[0].knob, COURSE_TIERS);
 	assert_int_equal(course.rules[0].line, 4);
 	assert_int_equal(course.rules[0].ntiers, 3);
-	assert_near(course.rules[0].tiers[1].speedup, 3, 0);
+	assert_near(course.rules[0].tiers[1].x, 3, 0);
 	assert_near(course.rules[0].tiers[2].points, 60, 0);
 	assert_string_equal(course.rules[0].lab, "05-reduction");
 	assert_string_equal(course.rules[0].ex, "sum");
@@ -89,6 +95,10 @@ static void parses_every_knob(void **state)
 	assert_string_equal(course.rules[3].ex, "*");
 	assert_int_equal(course.rules[3].knob, COURSE_TIMEOUT);
 	assert_int_equal(course.rules[3].line, 7);
+	assert_int_equal(course.rules[4].knob, COURSE_SHARES);
+	assert_int_equal(course.rules[4].ntiers, 3);
+	assert_near(course.rules[4].tiers[0].x, 0.4, 0);
+	assert_near(course.rules[4].tiers[2].points, 60, 0);
 }
 
 static void empty_file_is_valid(void **state)
@@ -112,7 +122,7 @@ static void refuses_bad_lines(void **state)
 		  "c.conf:3: expected lab/exercise.knob = value, not 'sum.tiers'" },
 		{ "05-reduction/sum = 3\n", "c.conf:1: expected lab/exercise.knob" },
 		{ "05-reduction/sum.speed = 3\n",
-		  "unknown knob 'speed' (the knobs: points_correct, points_speed, tiers, timeout_s)" },
+		  "unknown knob 'speed' (the knobs: points_correct, points_speed, tiers, shares, timeout_s)" },
 		{ "05-reduction/sum.points_correct = lots\n",
 		  "points_correct must be a number >= 0, not 'lots'" },
 		{ "05-reduction/sum.points_correct = -5\n",
@@ -123,6 +133,11 @@ static void refuses_bad_lines(void **state)
 		{ "05-reduction/sum.timeout_s = inf\n", "timeout_s must be a number" },
 		{ "05-reduction/sum.tiers = 1.5 3:40\n",
 		  "tier '1.5' is not speedup:points" },
+		{ "05-reduction/sum.shares = 0.5 0.6:40\n",
+		  "tier '0.5' is not share:points" },
+		{ "05-reduction/sum.shares = 0.5:-20\n",
+		  "tier '0.5:-20' is not two numbers >= 0" },
+		{ "05-reduction/sum.shares =\n", "no tiers given" },
 		{ "05-reduction/sum.tiers = 1.5:x\n",
 		  "tier '1.5:x' is not two numbers >= 0" },
 		{ "05-reduction/sum.tiers =\n", "no tiers given" },
@@ -151,11 +166,41 @@ static void new_tiers_bring_their_points(void **state)
 	parse_ok("05-reduction/sum.tiers = 1.5:10 3:30 5:50\n");
 	assert_int_equal(apply(&s, note, sizeof(note), err, sizeof(err)), 0);
 	assert_int_equal(s.ntiers, 3);
-	assert_near(s.tiers[0].speedup, 1.5, 0);
+	assert_int_equal(s.tier_unit, G_TIERS_SPEEDUP);
+	assert_near(s.tiers[0].x, 1.5, 0);
 	assert_near(s.points_speed, 50, 0);
 	assert_near(s.points_correct, 40, 0);
-	assert_string_equal(note, "points 40+60 -> 40+50; tiers 2:20 4.5:40 "
-				  "7.1:60 -> 1.5:10 3:30 5:50");
+	assert_string_equal(note, "points 40+60 -> 40+50; tiers share 0.3:20 "
+				  "0.54:40 0.78:60 -> speedup 1.5:10 3:30 5:50");
+}
+
+/* "shares" are shares of the speed of light, as the lab's own tiers. */
+static void shares_are_shares(void **state)
+{
+	struct g_spec s = speed_spec("05-reduction", "sum");
+	char note[512], err[512];
+
+	(void)state;
+	parse_ok("05-reduction/sum.tiers = 1.5:10 3:30 5:50\n"
+		 "05-reduction/sum.shares = 0.35:20 0.6:40 0.85:60\n");
+	assert_int_equal(apply(&s, note, sizeof(note), err, sizeof(err)), 0);
+	assert_int_equal(s.tier_unit, G_TIERS_SHARE);
+	assert_near(s.tiers[1].x, 0.6, 0);
+	assert_near(s.points_speed, 60, 0);
+	assert_string_equal(note, "tiers share 0.3:20 0.54:40 0.78:60 -> "
+				  "share 0.35:20 0.6:40 0.85:60");
+	/* The same numbers in the other unit are other tiers. */
+	s = speed_spec("05-reduction", "sum");
+	parse_ok("05-reduction/sum.tiers = 0.3:20 0.54:40 0.78:60\n");
+	assert_int_equal(apply(&s, note, sizeof(note), err, sizeof(err)), 0);
+	assert_int_equal(s.tier_unit, G_TIERS_SPEEDUP);
+	assert_string_equal(note, "tiers share 0.3:20 0.54:40 0.78:60 -> "
+				  "speedup 0.3:20 0.54:40 0.78:60");
+	/* The lab's own shares again: nothing changed. */
+	s = speed_spec("05-reduction", "sum");
+	parse_ok("05-reduction/sum.shares = 0.3:20 0.54:40 0.78:60\n");
+	assert_int_equal(apply(&s, note, sizeof(note), err, sizeof(err)), 0);
+	assert_string_equal(note, "");
 }
 
 static void points_speed_scales_the_labs_tiers(void **state)
@@ -169,8 +214,10 @@ static void points_speed_scales_the_labs_tiers(void **state)
 	assert_near(s.tiers[0].points, 10, 1e-12);
 	assert_near(s.tiers[1].points, 20, 1e-12);
 	assert_near(s.tiers[2].points, 30, 1e-12);
-	assert_near(s.tiers[1].speedup, 4.5, 0);
-	assert_contains(note, "tiers 2:20 4.5:40 7.1:60 -> 2:10 4.5:20 7.1:30");
+	assert_near(s.tiers[1].x, 0.54, 0);
+	assert_int_equal(s.tier_unit, G_TIERS_SHARE); /* still the lab's */
+	assert_contains(note, "tiers share 0.3:20 0.54:40 0.78:60 -> share "
+			      "0.3:10 0.54:20 0.78:30");
 }
 
 static void later_lines_win_and_short_names_match(void **state)
@@ -214,6 +261,12 @@ static void invalid_results_are_refused(void **state)
 		{ "05-reduction/sum.tiers = 2:20 3:40\n05-reduction/sum.points_speed = 60\n",
 		  "c.conf:2: 05-reduction/sum: the top tier's points (40) differ from points_speed (60)" },
 		{ "05-reduction/sum.tiers = 0:20 3:40\n", "tier 1 does not rise" },
+		{ "05-reduction/sum.shares = 0.4:20 0.3:40 0.8:60\n",
+		  "tier 2 does not rise" },
+		/* A speedup written where a share belongs. */
+		{ "05-reduction/sum.shares = 2:20 4.5:40 7.1:60\n",
+		  "c.conf:1: 05-reduction/sum: tier 1 asks for 200% of the speed "
+		  "of light" },
 	};
 	char note[512], err[512];
 
@@ -235,13 +288,18 @@ static void correctness_exercises_take_no_tiers(void **state)
 
 	(void)state;
 	/* A star means every timed exercise: this one is left alone... */
-	parse_ok("*/*.tiers = 1.5:20 3:60\n01-warps/*.points_speed = 10\n");
+	parse_ok("*/*.tiers = 1.5:20 3:60\n01-warps/*.points_speed = 10\n"
+		 "*/*.shares = 0.5:20 0.8:60\n");
 	assert_int_equal(apply(&s, note, sizeof(note), err, sizeof(err)), 0);
 	assert_string_equal(note, "");
 	/* ...but naming it is a mistake worth stopping for. */
 	parse_ok("01-warps/branch.tiers = 1.5:20 3:60\n");
 	assert_int_equal(apply(&s, note, sizeof(note), err, sizeof(err)), -1);
 	assert_contains(err, "c.conf:1: 01-warps/branch: a correctness exercise has tiers");
+	s = correctness_spec("01-warps", "branch");
+	parse_ok("01-warps/branch.shares = 0.5:20 0.8:60\n");
+	assert_int_equal(apply(&s, note, sizeof(note), err, sizeof(err)), -1);
+	assert_contains(err, "a correctness exercise has tiers");
 	s = correctness_spec("01-warps", "branch");
 	parse_ok("01-warps/branch.points_correct = 25\n");
 	assert_int_equal(apply(&s, note, sizeof(note), err, sizeof(err)), 0);
@@ -359,7 +417,7 @@ static void a_run_records_what_changed(void **state)
 	fill_run(&run, rows);
 	parse_ok("course = Fall course\n05-reduction/sum.timeout_s = 30\n"
 		 "*/*.tiers = 1.5:20 3:40 5:60\n"
-		 "05-reduction/argmax.tiers = 2:20 4.5:40 7.1:60\n");
+		 "05-reduction/argmax.shares = 0.3:20 0.54:40 0.78:60\n");
 	assert_int_equal(course_apply_run(&course, &run, err, sizeof(err)), 0);
 	assert_int_equal(rows[0].course_changed, 1);
 	assert_int_equal(rows[1].course_changed, 0); /* set back to the lab's */
@@ -367,8 +425,32 @@ static void a_run_records_what_changed(void **state)
 	assert_string_equal(run.course, "c.conf");
 	assert_string_equal(run.course_name, "Fall course");
 	assert_string_equal(run.course_changes,
-			    "  05-reduction/sum: tiers 2:20 4.5:40 7.1:60 -> "
-			    "1.5:20 3:40 5:60; timeout 60 s -> 30 s");
+			    "  05-reduction/sum: tiers share 0.3:20 0.54:40 "
+			    "0.78:60 -> speedup 1.5:20 3:40 5:60; timeout 60 s "
+			    "-> 30 s");
+	/* Where each exercise's tiers come from, for the report. */
+	assert_string_equal(rows[0].spec.tiers_from, "Fall course, c.conf");
+	assert_string_equal(rows[1].spec.tiers_from, "lab");
+	free((char *)run.course_changes);
+}
+
+/* A course without a name, changing only a time limit and then tiers. */
+static void tiers_from_names_the_file(void **state)
+{
+	struct g_row rows[3];
+	struct g_run run;
+	char err[512] = "";
+
+	(void)state;
+	fill_run(&run, rows);
+	parse_ok("05-reduction/sum.timeout_s = 30\n"
+		 "05-reduction/argmax.shares = 0.4:20 0.6:40 0.8:60\n");
+	assert_int_equal(course_apply_run(&course, &run, err, sizeof(err)), 0);
+	assert_int_equal(rows[0].course_changed, 1);
+	assert_string_equal(rows[0].spec.tiers_from, "lab"); /* same tiers */
+	assert_int_equal(rows[1].course_changed, 1);
+	assert_string_equal(rows[1].spec.tiers_from, "course settings c.conf");
+	assert_null(run.course_name);
 	free((char *)run.course_changes);
 }
 
@@ -480,6 +562,7 @@ int main(void)
 		cmocka_unit_test(empty_file_is_valid),
 		cmocka_unit_test(refuses_bad_lines),
 		cmocka_unit_test(new_tiers_bring_their_points),
+		cmocka_unit_test(shares_are_shares),
 		cmocka_unit_test(points_speed_scales_the_labs_tiers),
 		cmocka_unit_test(later_lines_win_and_short_names_match),
 		cmocka_unit_test(rules_for_others_change_nothing),
@@ -488,6 +571,7 @@ int main(void)
 		cmocka_unit_test(names_are_checked_against_lab_mk),
 		cmocka_unit_test(a_missing_file_is_an_error),
 		cmocka_unit_test(a_run_records_what_changed),
+		cmocka_unit_test(tiers_from_names_the_file),
 		cmocka_unit_test(reports_show_the_settings),
 		cmocka_unit_test(no_course_says_the_labs_own),
 		cmocka_unit_test(the_example_course_file_is_valid),

@@ -48,10 +48,12 @@ static struct g_spec spec(const char *lab, const char *name, int speed)
 	s.points_speed = speed ? 60 : 0;
 	s.timeout_s = 60;
 	if (speed) {
+		/* A course's fixed speedups: the figures need no ideal. */
 		s.tiers[0] = (struct g_tier){ 2, 20 };
 		s.tiers[1] = (struct g_tier){ 4, 40 };
 		s.tiers[2] = (struct g_tier){ 6, 60 };
 		s.ntiers = 3;
+		s.tier_unit = G_TIERS_SPEEDUP;
 	}
 	return s;
 }
@@ -94,7 +96,7 @@ static int setup(void **state)
 	w[4].res.verdict = WB_V_ERROR;
 	g_detail(&w[4].res, "the lab's table is inconsistent");
 	for (int i = 0; i < NROWS; i++)
-		g_score(&w[i].spec, &w[i].res, 3000);
+		g_score(&w[i].spec, &w[i].res, 3000, 0);
 	fx->run = (struct g_run){ .source = "labs", .seed = 99, .mode = G_GRADE,
 				  .rows = fx->rows, .nrows = NROWS,
 				  .course = "courses/x.conf", .course_name = "Fall",

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_inspect.c - grader/inspect.c: the symbol checks (what a student's
- * object may define and call, its static constructors) and the technique
- * rules (parsing `info --rules`, matching patterns in PTX and symbols).
+ * object may define, the allowlist of what it may call, its static
+ * constructors, system calls made by instruction), the audit line, and the
+ * technique rules (parsing `info --rules`, matching patterns in PTX and
+ * symbols).
  *
- * tests/unit/data/inspect-{clean,bad}.* were recorded with CUDA 13.0 and
- * GCC 12 from the .cu files next to them:
+ * tests/unit/data/inspect-{clean,bad,honest,cccl,cheats}.* were recorded
+ * with CUDA 13.0, GCC 12 and binutils 2.40 from the .cu files next to
+ * them (inspect-cccl's PTX, 1.1 MB, is left out: without it only the
+ * checks that need it are skipped):
  *
  *   nvcc -O3 -lineinfo -gencode arch=compute_75,code=sm_75 \
  *        -gencode arch=compute_75,code=compute_75 -std=c++17 -Icommon \
  *        -Ilabs/05-reduction -c inspect-clean.cu -o inspect-clean.o
  *   NVCC=nvcc sh grader/inspect.sh inspect-clean inspect-clean.cu \
  *        "-O3 -lineinfo -arch=compute_75 -std=c++17 -Icommon \
- *        -Ilabs/05-reduction" build/sm75/lab/05-reduction/lab.c.o
+ *        -Ilabs/05-reduction" build/sm75/lab/05-reduction/lab.c.o \
+ *        build/sm75/lab/05-reduction/naive.cu.o
  */
 #include "unit.h"
 
@@ -27,25 +32,31 @@ static char *data(const char *name)
 	return read_file(path, 1 << 22);
 }
 
-static void load(struct g_objinfo *oi, const char *base)
+static char *data_ext(const char *base, const char *ext)
 {
 	char name[128];
 
+	snprintf(name, sizeof(name), "%s.%s", base, ext);
+	return data(name);
+}
+
+/* A recorded object's files; its PTX only where one was kept. */
+static void load(struct g_objinfo *oi, const char *base)
+{
 	memset(oi, 0, sizeof(*oi));
-	snprintf(name, sizeof(name), "%s.syms", base);
-	oi->syms = data(name);
-	snprintf(name, sizeof(name), "%s.ctors", base);
-	oi->ctors = data(name);
-	snprintf(name, sizeof(name), "%s.calls", base);
-	oi->calls = data(name);
-	snprintf(name, sizeof(name), "%s.entries", base);
-	oi->entries = data(name);
-	snprintf(name, sizeof(name), "%s.ptx", base);
-	oi->ptx = data(name);
+	oi->syms = data_ext(base, "syms");
+	oi->ctors = data_ext(base, "ctors");
+	oi->calls = data_ext(base, "calls");
+	oi->entries = data_ext(base, "entries");
+	oi->labsyms = data_ext(base, "labsyms");
+	oi->hostsys = data_ext(base, "hostsys");
+	oi->ptx = data_ext(base, "ptx");
 	assert_non_null(oi->syms);
 	assert_non_null(oi->ctors);
+	assert_non_null(oi->calls);
 	assert_non_null(oi->entries);
-	assert_non_null(oi->ptx);
+	assert_non_null(oi->labsyms);
+	assert_non_null(oi->hostsys);
 }
 
 /* Every detail of r joined, for assert_contains. */
@@ -61,6 +72,34 @@ static const char *joined(const struct g_result *r)
 	return all;
 }
 
+/*
+ * The line of a recorded symbol table that refers to name (or, with a
+ * trailing '*', to the first name it begins), as a string of its own.
+ */
+static char *sym_line(const char *syms, const char *name)
+{
+	size_t n = strlen(name);
+	int prefix = n && name[n - 1] == '*';
+
+	for (const char *l = syms; l && *l;) {
+		const char *end = strchr(l, '\n');
+		size_t len = end ? (size_t)(end - l) : strlen(l);
+		const char *tab = memchr(l, '\t', len);
+
+		if (len > 2 && tab && strchr("Uwv", l[0]) && l[1] == ' ' &&
+		    (prefix ? !strncmp(l + 2, name, n - 1) :
+			      (size_t)(tab - l - 2) == n && !strncmp(l + 2, name, n))) {
+			char *line = malloc(len + 2);
+
+			snprintf(line, len + 2, "%.*s\n", (int)len, l);
+			return line;
+		}
+		l = end ? end + 1 : NULL;
+	}
+	fail_msg("no reference to %s recorded", name);
+	return NULL;
+}
+
 /* ---- symbols: recorded objects ---- */
 
 static void clean_object_runs(void **state)
@@ -72,11 +111,34 @@ static void clean_object_runs(void **state)
 	memset(&r, 0, sizeof(r));
 	load(&oi, "inspect-clean");
 	/* cub.cuh's iostream initialiser, NVTX's weak hooks and its dlopen,
-	 * a non-static kernel, device and host-device functions. */
+	 * nvcc's atexit, a non-static kernel, device and host-device
+	 * functions. */
 	assert_int_equal(g_check_symbols(&oi, &r), 0);
 	assert_int_equal(r.ndetails, 0);
 	assert_int_equal(r.verdict, WB_V_PASS);
 	g_objinfo_free(&oi);
+}
+
+static void honest_launchers_run(void **state)
+{
+	static const char *const objects[] = { "inspect-honest", "inspect-cccl" };
+
+	(void)state;
+	/* std::vector, std::sort, printf, streams, events, graphs (captured
+	 * and explicit), a cooperative launch, cudaLaunchKernelEx,
+	 * cudaFuncSetAttribute, cudaMalloc(Async), device printf, assert
+	 * and inline PTX; CUB's and Thrust's device-wide algorithms. */
+	for (size_t i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
+		struct g_objinfo oi;
+		struct g_result r;
+
+		memset(&r, 0, sizeof(r));
+		load(&oi, objects[i]);
+		if (g_check_symbols(&oi, &r))
+			fail_msg("%s: %s", objects[i], joined(&r));
+		assert_int_equal(r.ndetails, 0);
+		g_objinfo_free(&oi);
+	}
 }
 
 static void bad_object_is_rejected_with_reasons(void **state)
@@ -92,14 +154,31 @@ static void bad_object_is_rejected_with_reasons(void **state)
 	assert_int_equal(r.verdict, WB_V_REJECTED);
 	all = joined(&r);
 	assert_contains(all, "the file was not run");
-	/* Nine reasons: the first six in the object's order, then a count. */
+	/* Ten reasons: the first six in the object's order, then a count. */
 	assert_contains(all, "it defines clock_gettime");
 	assert_contains(all, "it defines helper(int), which is a host function");
-	assert_contains(all, "it calls fopen");
-	assert_contains(all, "it calls wb_result");
+	assert_contains(all, "it calls fopen, which is not on the list: it opens");
+	assert_contains(all, "it calls wb_result, which is the grader's own");
 	assert_contains(all, "it defines host_cache");
-	assert_contains(all, "(and 3 more)");
+	assert_contains(all, "it calls fclose, which is not on the list of what "
+			     "a submission may call");
+	assert_contains(all, "(and 4 more)");
 	assert_int_equal(r.ndetails, 8);
+	g_objinfo_free(&oi);
+}
+
+static void cheats_object_is_rejected(void **state)
+{
+	struct g_objinfo oi;
+	struct g_result r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	load(&oi, "inspect-cheats");
+	assert_int_equal(g_check_symbols(&oi, &r), -1);
+	assert_int_equal(r.verdict, WB_V_REJECTED);
+	assert_int_equal(r.ndetails, 8);
+	assert_contains(joined(&r), "more)");
 	g_objinfo_free(&oi);
 }
 
@@ -144,8 +223,7 @@ static void entry_points_kernels_and_device_functions(void **state)
 		"U cudaMemsetAsync\tcudaMemsetAsync\n"
 		"U wb_cuda_fatal\twb_cuda_fatal\n"
 		"U wb_todo\twb_todo\n"
-		"U __printf_chk\t__printf_chk\n"
-		"U atexit\tatexit\n",
+		"U __printf_chk\t__printf_chk\n",
 		"", plain_ptx, "", &r), 0);
 	assert_int_equal(r.ndetails, 0);
 }
@@ -186,6 +264,318 @@ static void non_static_host_helper_is_rejected(void **state)
 	assert_int_equal(rejected_for(syms, "", NULL, "", &r), 0);
 }
 
+/* ---- the allowlist ---- */
+
+/* A reference alone, with the recorded calls of the object it came from. */
+static int ref_rejected(const char *line, const char *calls,
+			const char *labsyms, struct g_result *r)
+{
+	struct g_objinfo oi = {
+		.syms = (char *)line, .ctors = (char *)"",
+		.entries = (char *)"reduce_sum\nreduce_argmax\n",
+		.ptx = (char *)plain_ptx, .calls = (char *)calls,
+		.labsyms = (char *)labsyms, .hostsys = (char *)"",
+	};
+
+	memset(r, 0, sizeof(*r));
+	return g_check_symbols(&oi, r);
+}
+
+static void allowed_families_pass(void **state)
+{
+	/* Names as nm shows them, from the recorded objects and from other
+	 * compilers' spellings (fortified, C23, fast-math, libgcc). */
+	static const char *const names[] = {
+		"U cudaMallocAsync", "U cudaLaunchKernelExC",
+		"U cudaLaunchCooperativeKernel", "U cudaGraphLaunch",
+		"U cudaStreamBeginCapture", "U cudaFuncSetAttribute",
+		"U cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+		"U cudaSetDevice", "U cudaLaunchKernel_ptsz",
+		"U __cudaLaunchKernel", "U __cudaRegisterFatBinary",
+		"U wb_cuda_fatal", "U wb_todo",
+		"U memcpy", "U __memcpy_chk", "U strlen", "U strerror",
+		"U snprintf", "U __isoc99_sscanf", "U __isoc23_strtol",
+		"U printf", "U __printf_chk", "U puts", "U putchar",
+		"U fprintf", "U __fprintf_chk", "U fwrite", "U fflush",
+		"U stdout", "U stderr", "U malloc", "U free", "U aligned_alloc",
+		"U posix_memalign", "U qsort", "U abort", "U exit",
+		"U __ctype_b_loc", "U tolower", "U sqrtf", "U tanh", "U expl",
+		"U __expf_finite", "U __popcountdi2", "U __udivti3",
+		"U __stack_chk_fail", "U __assert_fail", "U __errno_location",
+		"U __gxx_personality_v0", "U _Unwind_Resume",
+		"U __cxa_begin_catch", "U __cxa_guard_acquire",
+		"U __cxa_pure_virtual", "U __cxa_throw", "U __dso_handle",
+		"U _GLOBAL_OFFSET_TABLE_", "U __libc_single_threaded",
+		"U _Znwm", "U _ZdlPvm", "U _ZnamSt11align_val_t",
+		"U _ZSt20__throw_length_errorPKc", "U _ZSt9terminatev",
+		"U _ZNSt8ios_base4InitC1Ev", "U _ZNSt13runtime_errorC1EPKc",
+		/* <iostream> from GCC 13 on (CUB includes it): seen on the
+		 * H100's toolchain, where it rejected an honest CUB sum */
+		"U _ZSt21ios_base_library_initv",
+		"U _ZSt21__glibcxx_assert_failPKciS0_S0_",
+		"U _ZTISt9exception", "U _ZTIPKc",
+		"U _ZTVN10__cxxabiv117__class_type_infoE",
+		"U _ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_createERmm",
+		"U _ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base",
+		"U _ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm",
+		"U _ZSt11_Hash_bytesPKvmm", "U _ZSt4cout", "U _ZNSo5flushEv",
+		"U _ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_PKc",
+		/* libstdc++ asking whether threads are linked in */
+		"w __pthread_key_create",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct g_result r;
+		char line[256];
+
+		snprintf(line, sizeof(line), "%s\t%s\n", names[i], names[i] + 2);
+		if (ref_rejected(line, "", "", &r))
+			fail_msg("%s: %s", names[i], joined(&r));
+	}
+}
+
+static void rejected_families_say_why(void **state)
+{
+	/* Each recorded in inspect-cheats, with its reason. */
+	static const struct {
+		const char *name, *why;
+	} cases[] = {
+		{ "clock_gettime", "it reads a clock: the grader times your code" },
+		{ "getenv", "it reads the environment, which tells a grading run "
+			    "from a sanitizer run" },
+		{ "dl_iterate_phdr", "it finds code by name at run time" },
+		{ "dlopen", "it finds code by name at run time" },
+		{ "wordexp", "it starts or controls processes" },
+		{ "fork", "it starts or controls processes" },
+		{ "setsid", "it starts or controls processes" },
+		{ "timer_create", "it runs code outside your call" },
+		{ "signal", "it runs code outside your call" },
+		{ "_ZNSt6thread15_M_start_thread*", "it runs code outside your call" },
+		{ "lseek", "it opens, reads or writes files" },
+		{ "dprintf", "it opens, reads or writes files" },
+		{ "_ZNSt13basic_filebufIcSt11char_traitsIcEE4open*",
+		  "it opens, reads or writes files" },
+		{ "nanosleep", "it sleeps: the grader times your code" },
+		{ "_ZNSt6chrono3_V212steady_clock3nowEv", "it reads a clock" },
+		{ "mprotect", "how code is patched at run time" },
+		{ "syscall", "it makes system calls itself" },
+		{ "atexit", "it registers code to run after your call" },
+		{ "__cxa_atexit", "a static object with a destructor does too" },
+		{ "cudaDeviceSetCacheConfig", "it changes the device for the "
+					      "whole process: it would outlive "
+					      "your call and could slow the "
+					      "naive reference" },
+		{ "cudaDeviceSetLimit", "it changes the device for the whole" },
+		{ "cudaLaunchHostFunc", "it runs your host code later" },
+		{ "cudaGetDriverEntryPoint", "it looks up code by name" },
+		{ "cuInit", "it is the CUDA driver API" },
+		{ "naive_reduce_sum", "is the lab's own (the naive reference or a "
+				      "library peer): calling it is not your code" },
+		{ "peer_reduce_sum", "is the lab's own" }, /* a weak reference */
+		{ "wb_result", "is the grader's own" },
+		{ "wordfree", "is not on the list of what a submission may call" },
+	};
+	char *syms = data("inspect-cheats.syms");
+	char *calls = data("inspect-cheats.calls");
+	char *labsyms = data("inspect-cheats.labsyms");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct g_result r;
+		char *line = sym_line(syms, cases[i].name);
+
+		if (ref_rejected(line, calls, labsyms, &r) != -1)
+			fail_msg("%s was not rejected", cases[i].name);
+		assert_contains(joined(&r), "  it calls ");
+		assert_contains(joined(&r), cases[i].why);
+		free(line);
+	}
+	free(syms);
+	free(calls);
+	free(labsyms);
+}
+
+static void more_rejected_families(void **state)
+{
+	static const struct {
+		const char *line, *why;
+	} cases[] = {
+		{ "U cublasSgemm_v2", "it is a CUDA library" },
+		{ "U nvrtcCompileProgram", "it is a CUDA library" },
+		{ "U cudaIpcGetMemHandle", "other processes or graphics APIs" },
+		{ "U cudaGraphicsMapResources", "other processes or graphics" },
+		{ "U cudaProfilerStart", "it switches the profiler" },
+		{ "U cudaGetKernel", "it looks up code by name" },
+		{ "U cudaLibraryLoadData", "it looks up code by name" },
+		{ "U cudaGetFuncBySymbol", "it looks up code by name" },
+		{ "U cudaCtxResetPersistingL2Cache", "the whole process" },
+		{ "U cudaDeviceReset", "the whole process" },
+		{ "U cudaSetDeviceFlags", "the whole process" },
+		{ "U cudaStreamAddCallback", "it runs your host code later" },
+		{ "U cudaGraphAddHostNode", "it runs your host code later" },
+		{ "U cudaGraphDebugDotPrint", "it opens, reads or writes files" },
+		{ "U time", "it reads a clock" },
+		{ "U gettimeofday", "it reads a clock" },
+		{ "U secure_getenv", "it reads the environment" },
+		{ "U __environ", "it reads the environment" },
+		{ "U dlsym", "it finds code by name at run time" },
+		{ "U _r_debug", "it finds code by name at run time" },
+		{ "U _DYNAMIC", "it finds code by name at run time" },
+		{ "U system", "it starts or controls processes" },
+		{ "U popen", "it starts or controls processes" },
+		{ "U posix_spawnp", "it starts or controls processes" },
+		{ "U setpgid", "it starts or controls processes" },
+		{ "U pthread_create", "it runs code outside your call" },
+		{ "U sigaction", "it runs code outside your call" },
+		{ "U open", "it opens, reads or writes files" },
+		{ "U __open_2", "it opens, reads or writes files" },
+		{ "U fopen", "it opens, reads or writes files" },
+		{ "U write", "it opens, reads or writes files" },
+		{ "U sleep", "it sleeps" },
+		{ "U usleep", "it sleeps" },
+		{ "U mmap", "how code is patched at run time" },
+		{ "U at_quick_exit", "it registers code to run after your call" },
+		{ "U on_exit", "it registers code to run after your call" },
+		{ "U fread", "is not on the list of what a submission may call" },
+		{ "U _ZNSt13random_device7_M_initERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
+		  "is not on the list of what a submission may call" },
+		{ "w pthread_create", "it runs code outside your call" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct g_result r;
+		char line[256];
+
+		snprintf(line, sizeof(line), "%s\t%s\n", cases[i].line,
+			 cases[i].line + 2);
+		if (ref_rejected(line, "", "", &r) != -1)
+			fail_msg("%s was not rejected", cases[i].line);
+		assert_contains(joined(&r), cases[i].why);
+	}
+}
+
+static void the_labs_own_symbols(void **state)
+{
+	static const char kernel[] =
+		"U _Z16naive_sum_kernelPKfmPf\tnaive_sum_kernel(float const*, "
+		"unsigned long, float*)\n";
+	char *labsyms = data("inspect-cheats.labsyms");
+	struct g_result r;
+
+	(void)state;
+	/* The naive's kernel, declared to set an attribute on it: the lab's
+	 * objects define it (.labsyms). */
+	assert_int_equal(ref_rejected(kernel, "", labsyms, &r), -1);
+	assert_contains(joined(&r), "it calls naive_sum_kernel(float const*, "
+				    "unsigned long, float*), which is the lab's own");
+	/* Without the lab's list it is still not on the allowlist. */
+	assert_int_equal(ref_rejected(kernel, "", NULL, &r), -1);
+	assert_contains(joined(&r), "is not on the list");
+	/* naive_ and peer_ are the lab's whether or not it is linked. */
+	assert_int_equal(ref_rejected("U peer_matmul\tpeer_matmul\n", "", "", &r), -1);
+	assert_contains(joined(&r), "is the lab's own");
+	/* Defining one replaces the lab's code, entry point or not. */
+	assert_int_equal(rejected_for("T reduce_sum\treduce_sum\n"
+				      "T peer_reduce_sum\tpeer_reduce_sum\n",
+				      "", plain_ptx, "", &r), -1);
+	assert_contains(joined(&r), "it defines peer_reduce_sum, which is the "
+				    "lab's own");
+	free(labsyms);
+}
+
+static void nvtx_may_load_its_tool(void **state)
+{
+	static const char syms[] =
+		"W nvtxMarkA_impl_init_v3\tnvtxMarkA_impl_init_v3\n"
+		"U dlopen\tdlopen\n";
+	struct g_result r;
+
+	(void)state;
+	assert_int_equal(rejected_for(syms, "", plain_ptx,
+				      "dlopen nvtxMarkA_impl_init_v3\n", &r), 0);
+	/* GCC's clone of the function is the function's. */
+	assert_int_equal(rejected_for(syms, "", plain_ptx,
+				      "dlopen nvtxMarkA_impl_init_v3.part.0\n", &r), 0);
+	/* The same call from the submission's own code is not NVTX's. */
+	assert_int_equal(rejected_for(syms, "", plain_ptx,
+				      "dlopen nvtxMarkA_impl_init_v3\n"
+				      "dlopen reduce_sum\n", &r), -1);
+	/* A strong nvtx-named function of the file's is not NVTX's either. */
+	assert_int_equal(rejected_for("T nvtxMine\tnvtxMine\nU dlopen\tdlopen\n",
+				      "", plain_ptx, "dlopen nvtxMine\n", &r), -1);
+	/* Who calls it unknown: not forgiven. */
+	assert_int_equal(rejected_for(syms, "", plain_ptx, NULL, &r), -1);
+}
+
+static void data_references_are_never_forgiven(void **state)
+{
+	struct g_objinfo oi;
+	struct g_result r;
+	char *cheats = data("inspect-cheats.calls"), *calls;
+	const char *from_data = strstr(cheats, "\ngetenv .data");
+	size_t n;
+
+	(void)state;
+	/* inspect-cheats keeps a pointer to getenv in data. */
+	assert_non_null(from_data);
+	load(&oi, "inspect-cccl");
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(g_check_symbols(&oi, &r), 0);
+	/* The CCCL object, whose getenv NVTX alone calls, plus that one
+	 * reference from data: the pointer could be called from anywhere. */
+	n = strlen(oi.calls) + strlen(from_data) + 1;
+	calls = malloc(n);
+	snprintf(calls, n, "%s%.*s\n", oi.calls,
+		 (int)strcspn(from_data + 1, "\n"), from_data + 1);
+	free(oi.calls);
+	oi.calls = calls;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(g_check_symbols(&oi, &r), -1);
+	assert_contains(joined(&r), "it calls getenv, which is not on the list: "
+				    "it reads the environment");
+	g_objinfo_free(&oi);
+	free(cheats);
+}
+
+static void exit_handlers_only_from_the_headers(void **state)
+{
+	static const char ioinit[] =
+		".init_array _GLOBAL__sub_I_x .bss _ZNSt8ios_base4InitC1Ev "
+		"_ZNSt8ios_base4InitD1Ev __dso_handle __cxa_atexit\tsub_I_x\n";
+	static const char nvcc[] =
+		".init_array _ZL24__sti____cudaRegisterAllv .bss atexit\t__sti\n";
+	static const char cxa[] = "U __cxa_atexit\t__cxa_atexit\n";
+	static const char at[] = "U atexit\tatexit\n";
+	struct g_result r;
+
+	(void)state;
+	/* <iostream>'s initialiser, in the constructor table. */
+	assert_int_equal(rejected_for(cxa, ioinit, plain_ptx,
+				      "__cxa_atexit _GLOBAL__sub_I_x\n", &r), 0);
+	/* The same name, not an initialiser of the table: the file's. */
+	assert_int_equal(rejected_for(cxa, "", plain_ptx,
+				      "__cxa_atexit _GLOBAL__sub_I_x\n", &r), -1);
+	/* Thrust's function-local statics (recorded in inspect-cccl). */
+	assert_int_equal(rejected_for(cxa, "", plain_ptx,
+				      "__cxa_atexit _ZN6thrust23THRUST_300001_SM_750_NS6system13cuda_categoryEv\n",
+				      &r), 0);
+	/* A static object of the file's own function (inspect-cheats). */
+	assert_int_equal(rejected_for(cxa, "", plain_ptx,
+				      "__cxa_atexit reduce_sum\n", &r), -1);
+	assert_contains(joined(&r), "a static object with a destructor");
+	/* atexit: nvcc's registration only. */
+	assert_int_equal(rejected_for(at, nvcc, plain_ptx,
+				      "atexit _ZL24__sti____cudaRegisterAllv\n", &r), 0);
+	assert_int_equal(rejected_for(at, nvcc, plain_ptx,
+				      "atexit _ZL24__sti____cudaRegisterAllv\n"
+				      "atexit reduce_sum\n", &r), -1);
+	/* Not from CUB's code either: that exception is __cxa_atexit's. */
+	assert_int_equal(rejected_for(at, nvcc, plain_ptx,
+				      "atexit _ZN3cub1fEv\n", &r), -1);
+}
+
 static void calls_into_the_grader_or_the_system(void **state)
 {
 	static const char *const calls[] = {
@@ -205,27 +595,6 @@ static void calls_into_the_grader_or_the_system(void **state)
 		assert_int_equal(rejected_for(calls[i], "", plain_ptx, "", &r), -1);
 		assert_contains(joined(&r), "it calls ");
 	}
-}
-
-static void nvtx_may_load_its_tool(void **state)
-{
-	static const char syms[] =
-		"W nvtxMarkA_impl_init_v3\tnvtxMarkA_impl_init_v3\n"
-		"U dlopen\tdlopen\n";
-	struct g_result r;
-
-	(void)state;
-	assert_int_equal(rejected_for(syms, "", plain_ptx,
-				      "dlopen nvtxMarkA_impl_init_v3\n", &r), 0);
-	/* The same call from the submission's own code is not NVTX's. */
-	assert_int_equal(rejected_for(syms, "", plain_ptx,
-				      "dlopen nvtxMarkA_impl_init_v3\n"
-				      "dlopen reduce_sum\n", &r), -1);
-	/* A strong nvtx-named function of the file's is not NVTX's either. */
-	assert_int_equal(rejected_for("T nvtxMine\tnvtxMine\nU dlopen\tdlopen\n",
-				      "", plain_ptx, "dlopen nvtxMine\n", &r), -1);
-	/* Who calls it unknown: not forgiven. */
-	assert_int_equal(rejected_for(syms, "", plain_ptx, NULL, &r), -1);
 }
 
 static void no_entry_point_is_left_to_the_runner(void **state)
@@ -258,6 +627,7 @@ static void constructors(void **state)
 		".init_array _ZL5earlyv .LC2 puts\tearly()\n";
 	static const char dtor[] = ".fini_array _ZL4latev .LC3 puts\tlate()\n";
 	static const char old[] = ".ctors _ZL5earlyv\tearly()\n";
+	static const char code[] = ".init .init\t.init\n";
 	char text[512];
 	struct g_result r;
 
@@ -271,6 +641,60 @@ static void constructors(void **state)
 	assert_int_equal(rejected_for("", dtor, plain_ptx, "", &r), -1);
 	assert_contains(joined(&r), "static destructor (late())");
 	assert_int_equal(rejected_for("", old, plain_ptx, "", &r), -1);
+	assert_int_equal(rejected_for("", code, plain_ptx, "", &r), -1);
+	assert_contains(joined(&r), "static constructor (.init)");
+}
+
+static void constructors_at_a_priority(void **state)
+{
+	char *ctors = data("inspect-cheats.ctors");
+	struct g_result r;
+	const char *all;
+
+	(void)state;
+	/* Recorded: a pointer placed in .init_array.00100 and an object with
+	 * init_priority(200); nvcc's own entry beside them is fine. */
+	assert_int_equal(rejected_for("", ctors, plain_ptx, "", &r), -1);
+	all = joined(&r);
+	assert_contains(all, "static constructor (before_main() in "
+			     ".init_array.00100)");
+	assert_contains(all, "in .init_array.00200)");
+	assert_int_equal(r.ndetails, 3);
+	/* Even the benign initialisers are not benign at a priority. */
+	assert_int_equal(rejected_for("", ".init_array.00101 _GLOBAL__sub_I_x "
+					  ".bss _ZNSt8ios_base4InitC1Ev\tsub_I_x\n",
+				      plain_ptx, "", &r), -1);
+	free(ctors);
+}
+
+static void system_call_instructions(void **state)
+{
+	struct g_objinfo oi = {
+		.syms = (char *)"", .ctors = (char *)"", .entries = (char *)"",
+	};
+	struct g_result r;
+
+	(void)state;
+	/* Recorded: inline assembly's syscall, inlined into reduce_sum. */
+	oi.hostsys = data("inspect-cheats.hostsys");
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(g_check_symbols(&oi, &r), -1);
+	assert_contains(joined(&r), "it makes system calls itself (inline "
+				    "assembly: `syscall` in reduce_sum): every "
+				    "system call must go through the C library");
+	free(oi.hostsys);
+	/* One reason per instruction and function; int $0x80 by its name. */
+	oi.hostsys = (char *)"int$0x80 _Z3hopv\thop()\nint$0x80 _Z3hopv\thop()\n"
+			     "sysenter _Z3hopv\thop()\n";
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(g_check_symbols(&oi, &r), -1);
+	assert_contains(joined(&r), "`int $0x80` in hop()");
+	assert_contains(joined(&r), "`sysenter` in hop()");
+	assert_int_equal(r.ndetails, 3);
+	/* Nothing found (an empty file) is not a reason. */
+	oi.hostsys = (char *)"";
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(g_check_symbols(&oi, &r), 0);
 }
 
 static void nothing_inspected_is_not_rejected(void **state)
@@ -283,6 +707,121 @@ static void nothing_inspected_is_not_rejected(void **state)
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(g_check_symbols(&oi, &r), 0);
 	assert_int_equal(r.ndetails, 0);
+}
+
+/* ---- the audit line ---- */
+
+static void audit_words(void **state)
+{
+	static const struct {
+		const char *base, *words;
+	} cases[] = {
+		{ "inspect-honest", "inline-ptx,streams,graphs,events,cooperative,"
+				    "host-alloc,device-malloc,func-attr,printf" },
+		/* CUB's block primitives: their inline PTX is the headers' */
+		{ "inspect-clean", "" },
+		/* Thrust allocates its temporary storage with cudaMalloc */
+		{ "inspect-cccl", "device-malloc" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct g_objinfo oi;
+		char audit[G_DETAIL_LEN];
+
+		load(&oi, cases[i].base);
+		g_audit(&oi, audit, sizeof(audit));
+		assert_string_equal(audit, cases[i].words);
+		g_objinfo_free(&oi);
+	}
+}
+
+static void audit_word_by_word(void **state)
+{
+	static const struct {
+		const char *syms, *ptx, *words;
+	} cases[] = {
+		{ "U cudaStreamCreate\tx\n", "", "streams" },
+		{ "U cudaGraphInstantiate\tx\n", "", "graphs" },
+		{ "U cudaEventCreateWithFlags\tx\n", "", "events" },
+		{ "U cudaLaunchCooperativeKernel\tx\n", "", "cooperative" },
+		{ "U _Znwm\tx\nU cudaMallocHost\tx\n", "", "host-alloc" },
+		{ "U cudaMallocHost\tx\n", "", "host-alloc" },
+		{ "U cudaMallocManaged\tx\n", "", "device-malloc" },
+		{ "U cudaFuncSetCacheConfig\tx\n", "", "func-attr" },
+		{ "U __printf_chk\tx\n", "", "printf" },
+		{ "U _ZSt4cerr\tx\n", "", "printf" },
+		{ "U cudaGraphicsMapResources\tx\n", "", "" },
+		/* a reference is what counts: a definition is not a call */
+		{ "T printf\tx\n", "", "" },
+		/* device code's own printf and malloc, not Thrust's */
+		{ "", ".visible .entry _Z1kv()\n{\n\tcall.uni (retval0),\n\t"
+		      "vprintf,\n", "printf" },
+		{ "", ".weak .func _ZN6thrust1fEv()\n{\n\tcall.uni (retval0),\n\t"
+		      "vprintf,\n", "" },
+		{ "", ".visible .entry _Z1kv()\n{\n\tcall.uni (retval0),\n\t"
+		      "malloc,\n", "device-malloc" },
+		/* inline PTX: the file's own lines, not a header's */
+		{ "", "\t.loc\t1 7 3\n\t// begin inline asm\n"
+		      "\t.file\t1 \"/x/sum.cu\"\n", "inline-ptx" },
+		{ "", "\t.loc\t2 7 3\n\t// begin inline asm\n"
+		      "\t.file\t1 \"/x/sum.cu\"\n\t.file\t2 \"/cub/util.cuh\"\n", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct g_objinfo oi = {
+			.syms = (char *)cases[i].syms, .ptx = (char *)cases[i].ptx,
+		};
+		char audit[G_DETAIL_LEN];
+
+		g_audit(&oi, audit, sizeof(audit));
+		if (strcmp(audit, cases[i].words))
+			fail_msg("case %zu: \"%s\", expected \"%s\"", i, audit,
+				 cases[i].words);
+	}
+}
+
+/* The whole path: inspect.sh's files next to a runner, read back. */
+static void inspect_runner_reads_the_files(void **state)
+{
+	static const char *const exts[] = { "syms", "ctors", "calls", "entries",
+					    "labsyms", "hostsys", "ptx" };
+	char *dir = unit_tmpdir(), runner[512], path[600];
+	struct g_spec s;
+	struct g_result r;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	memset(&s, 0, sizeof(s));
+	snprintf(runner, sizeof(runner), "%s/sum", dir);
+	f = fopen(runner, "w");
+	assert_non_null(f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		char *text = data_ext("inspect-honest", exts[i]);
+
+		snprintf(path, sizeof(path), "%s.%s", runner, exts[i]);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+		free(text);
+	}
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(g_inspect_runner(runner, &s, &r), 0);
+	assert_string_equal(r.audit, "inline-ptx,streams,graphs,events,"
+				     "cooperative,host-alloc,device-malloc,"
+				     "func-attr,printf");
+	assert_int_equal(r.ndetails, 0);
+	/* No .hostsys (objdump failed): said, not held against the file. */
+	snprintf(path, sizeof(path), "%s.hostsys", runner);
+	remove(path);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(g_inspect_runner(runner, &s, &r), 0);
+	assert_contains(joined(&r), "system calls: not checked");
+	unit_rmdir(dir);
 }
 
 /* ---- technique rules ---- */
@@ -477,15 +1016,28 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(clean_object_runs),
+		cmocka_unit_test(honest_launchers_run),
 		cmocka_unit_test(bad_object_is_rejected_with_reasons),
+		cmocka_unit_test(cheats_object_is_rejected),
 		cmocka_unit_test(entry_points_kernels_and_device_functions),
 		cmocka_unit_test(library_shadows_are_rejected),
 		cmocka_unit_test(non_static_host_helper_is_rejected),
-		cmocka_unit_test(calls_into_the_grader_or_the_system),
+		cmocka_unit_test(allowed_families_pass),
+		cmocka_unit_test(rejected_families_say_why),
+		cmocka_unit_test(more_rejected_families),
+		cmocka_unit_test(the_labs_own_symbols),
 		cmocka_unit_test(nvtx_may_load_its_tool),
+		cmocka_unit_test(data_references_are_never_forgiven),
+		cmocka_unit_test(exit_handlers_only_from_the_headers),
+		cmocka_unit_test(calls_into_the_grader_or_the_system),
 		cmocka_unit_test(no_entry_point_is_left_to_the_runner),
 		cmocka_unit_test(constructors),
+		cmocka_unit_test(constructors_at_a_priority),
+		cmocka_unit_test(system_call_instructions),
 		cmocka_unit_test(nothing_inspected_is_not_rejected),
+		cmocka_unit_test(audit_words),
+		cmocka_unit_test(audit_word_by_word),
+		cmocka_unit_test(inspect_runner_reads_the_files),
 		cmocka_unit_test(rules_parse),
 		cmocka_unit_test(rules_garbled),
 		cmocka_unit_test(rules_too_many),

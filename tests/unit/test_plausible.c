@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_plausible.c - grader/plausible.c: SUSPICIOUS scoring. A passing
- * result faster than the device's ceiling earns nothing and shows its
- * figures; honest results, up to the ceiling, are left alone.
+ * result faster than a ceiling (bandwidth, fp32 FLOP/s, or its share of
+ * the speed of light measured in the same rounds) earns nothing and shows
+ * its figures; honest results, up to the ceilings, are left alone.
  */
 #include "unit.h"
 
@@ -18,11 +19,11 @@ static struct g_spec sum_spec(void)
 	s.speed = 1;
 	s.points_correct = 40;
 	s.points_speed = 60;
-	s.tiers[0].speedup = 2.0;
-	s.tiers[0].points = 20;
-	s.tiers[1].speedup = 7.1;
-	s.tiers[1].points = 60;
+	s.tiers[0] = (struct g_tier){ 0.30, 20 };
+	s.tiers[1] = (struct g_tier){ 0.78, 60 };
 	s.ntiers = 2;
+	s.tier_unit = G_TIERS_SHARE;
+	snprintf(s.ideal, sizeof(s.ideal), "dram");
 	return s;
 }
 
@@ -41,7 +42,8 @@ static struct g_device h200(void)
 	return d;
 }
 
-/* A passing sum of 64M floats timed at us microseconds, scored. */
+/* A passing sum of 64M floats timed at us microseconds, against a naive
+ * of 640 us and a speed of light of 60 us (4.5 TB/s), scored. */
 static struct g_result timed(double us, const struct g_spec *s,
 			     const struct g_device *d)
 {
@@ -54,8 +56,11 @@ static struct g_result timed(double us, const struct g_spec *s,
 	r.t[G_STUDENT].median_us = us;
 	r.t[G_NAIVE].have = 1;
 	r.t[G_NAIVE].median_us = 640;
+	r.t[G_IDEAL].have = 1;
+	r.t[G_IDEAL].median_us = 60;
 	r.bytes = 268435460;
-	g_score(s, &r, d->copy_gbps);
+	snprintf(r.sol, sizeof(r.sol), "dram");
+	g_score(s, &r, d->copy_gbps, d->dram_gbps);
 	return r;
 }
 
@@ -125,10 +130,17 @@ static void only_passing_timed_results(void **state)
 	r = timed(20, &s, &d);
 	r.t[G_STUDENT].have = 0;
 	assert_int_equal(g_plausible(&s, &r, &d), 0);
-	/* No bytes() for the exercise: no bandwidth to judge. */
+	/* No bytes() for the exercise: no bandwidth to judge, and no
+	 * speed of light measured from them. */
 	r = timed(20, &s, &d);
 	r.gbps = 0;
+	r.share = 0;
+	r.sol[0] = '\0';
 	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	/* With its speed of light, the share still judges it. */
+	r = timed(20, &s, &d);
+	r.gbps = 0;
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
 }
 
 static void flops_above_the_fp32_peak(void **state)
@@ -146,12 +158,71 @@ static void flops_above_the_fp32_peak(void **state)
 	assert_int_equal(g_plausible(&s, &r, &d), 1);
 	assert_int_equal(r.verdict, WB_V_SUSPICIOUS);
 	assert_contains(r.details[0], "fp32 peak of 66.90 TFLOP/s");
-	/* Unknown peak (no NVML): not judged. */
+	/* A peak from the device's own clock (no NVML) is a ceiling too. */
+	r = timed(1000, &s, &d);
+	r.gbps = 0;
+	r.tflops = 80;
+	d.dram_gbps = 0;
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	/* No peak known at all: not judged. */
 	r = timed(1000, &s, &d);
 	r.gbps = 0;
 	r.tflops = 500;
 	d.fp32_tflops = 0;
 	assert_int_equal(g_plausible(&s, &r, &d), 0);
+}
+
+/*
+ * Faster than the speed of light timed beside it: the probes read and
+ * wrote what the exercise must, in the same rounds, so beyond
+ * PLAUSIBLE_SHARE_CEILING of it the bytes were not moved. The bandwidth
+ * ceiling is out of the way here (no reference), so only the share judges.
+ */
+static void share_above_the_ceiling(void **state)
+{
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+	struct g_result r;
+
+	(void)state;
+	d.copy_gbps = d.dram_gbps = 0;
+	/* 60 / 46 = 130% of the speed of light. */
+	r = timed(46, &s, &d);
+	assert_true(r.share > PLAUSIBLE_SHARE_CEILING);
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	assert_int_equal(r.verdict, WB_V_SUSPICIOUS);
+	assert_near(r.points, 0, 0);
+	assert_int_equal(r.tier, 0);
+	assert_contains(r.details[0], "130% of the speed of light");
+	/* 60 / 52 = 115%: honest code's last writes can stay in the L2. */
+	r = timed(52, &s, &d);
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	assert_near(r.points, 100, 0);
+	/* The paired share decides, as it does the points. */
+	r = timed(52, &s, &d);
+	r.r_share = (struct g_ratio){ 1, 1.3, 1.28, 1.32 };
+	g_score(&s, &r, d.copy_gbps, d.dram_gbps);
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+}
+
+/* Only a DRAM ideal is a physical ceiling: a peer (cuBLAS) can be beaten,
+ * and an instruction-bound ideal is an estimate. */
+static void share_only_judged_against_dram(void **state)
+{
+	static const char *const other[] = { "peer", "instr", "" };
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+
+	(void)state;
+	d.copy_gbps = d.dram_gbps = 0;
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
+		struct g_result r = timed(30, &s, &d); /* 200% */
+
+		snprintf(r.sol, sizeof(r.sol), "%s", other[i]);
+		assert_int_equal(g_plausible(&s, &r, &d), 0);
+		assert_int_equal(r.verdict, WB_V_PASS);
+	}
 }
 
 int main(void)
@@ -162,6 +233,8 @@ int main(void)
 		cmocka_unit_test(the_ceiling_is_the_larger_reference),
 		cmocka_unit_test(only_passing_timed_results),
 		cmocka_unit_test(flops_above_the_fp32_peak),
+		cmocka_unit_test(share_above_the_ceiling),
+		cmocka_unit_test(share_only_judged_against_dram),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,14 +3,17 @@
  * test_proc.c - grader/proc.c: running an exercise's process in its own
  * process group under a time limit, with tests/unit/fake_child.c standing
  * in for a runner that passes, crashes, hangs (with a forked helper),
- * leaves a helper behind, exits with a status, or floods its output; and
- * reading what it left.
+ * leaves a helper behind (even one that left its group with setsid),
+ * exits with a status, or floods its output; its record through a pipe
+ * (rewritten, written after "end", too long, cut short); and reading what
+ * it left.
  *
  * The fake child's path comes from $FAKE_CHILD (tests/run.sh sets it).
  */
 #include "unit.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -87,6 +90,49 @@ static void run_fake(struct fixture *fx, const char *what, double timeout_s,
 	if (!fake)
 		skip();
 	assert_int_equal(proc_run(argv, fx->out, timeout_s, pr), 0);
+}
+
+/* The same, its record through the pipe (--result-fd), copied to res. */
+static void run_fake_fd(struct fixture *fx, const char *what,
+			double timeout_s, struct proc_result *pr,
+			struct proc_record *rec)
+{
+	char *argv[] = { (char *)fake, (char *)what, "--result-fd",
+			 PROC_RECORD_FD_ARG, NULL };
+
+	if (!fake)
+		skip();
+	assert_int_equal(proc_run_record(argv, fx->out, fx->res, timeout_s,
+					 pr, rec), 0);
+	fx->text = rec->text; /* teardown frees it */
+	assert_non_null(rec->text);
+}
+
+static struct g_result parse_text(const char *text)
+{
+	struct g_result r;
+
+	memset(&r, 0, sizeof(r));
+	g_parse_record(text, &r);
+	return r;
+}
+
+static int has_detail(const struct g_result *r, const char *what)
+{
+	for (int i = 0; i < r->ndetails; i++)
+		if (strstr(r->details[i], what))
+			return 1;
+	return 0;
+}
+
+/* Whether process pid exists now, zombie or not: /proc has it. */
+static int proc_exists(long pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%ld", pid);
+	return stat(path, &st) == 0;
 }
 
 static struct g_result parse_result(const char *path)
@@ -360,6 +406,77 @@ static void orphan_is_killed_after_exit(void **state)
 	assert_grandchild_killed(id.kid, "a child that exited");
 }
 
+struct escape_ids {
+	long pid, pgid, kid, great, sid;
+};
+
+/* Read what fake_child setsid writes; 0 if absent. */
+static int read_escape(const char *res, struct escape_ids *id)
+{
+	char *t = read_file(res, 1 << 10);
+	int n = t ? sscanf(t, "pid %ld pgid %ld grandchild %ld great %ld "
+			   "sid %ld", &id->pid, &id->pgid, &id->kid,
+			   &id->great, &id->sid) : 0;
+
+	free(t);
+	return n == 5;
+}
+
+/*
+ * A child that left the process group (setsid) and forked a child of its
+ * own, both asleep, outlive a group kill: they must be gone, reaped, as
+ * soon as proc_run() returns. Were they alive, they would be ours (see
+ * group_setup) and stay so; kill them before failing.
+ */
+static void setsid_leftovers_are_killed(void **state)
+{
+	struct fixture *fx = *state;
+	struct escape_ids id;
+	struct proc_result pr;
+	int kid_left, great_left;
+
+	run_fake(fx, "setsid", 10, &pr);
+	assert_true(pr.exited);
+	assert_int_equal(pr.code, 0);
+	assert_true(read_escape(fx->res, &id));
+	assert_true(id.kid > 0 && id.great > 0);
+	/* It did leave: a session of its own, out of the killed group. */
+	assert_int_equal(id.sid, id.kid);
+	assert_int_not_equal(id.sid, id.pgid);
+	kid_left = proc_exists(id.kid);
+	great_left = proc_exists(id.great);
+	if (kid_left || great_left) {
+		kill((pid_t)id.kid, SIGKILL);
+		kill((pid_t)id.great, SIGKILL);
+		wait_gone((pid_t)id.kid);
+		wait_gone((pid_t)id.great);
+		fail_msg("left behind: %s%s", kid_left ? "the setsid child " : "",
+			 great_left ? "its own child" : "");
+	}
+}
+
+/* proc_run() kills what a run left, never what its caller had before. */
+static void callers_children_are_spared(void **state)
+{
+	struct fixture *fx = *state;
+	struct proc_result pr;
+	pid_t mine = fork();
+	int st = 0;
+
+	if (mine == 0) {
+		nap_ms(3000);
+		_exit(7);
+	}
+	assert_true(mine > 0);
+	run_fake(fx, "orphan", 10, &pr);
+	/* Still running: it exits 7 by itself, not of a SIGKILL. */
+	assert_int_equal(waitpid(mine, &st, WNOHANG), 0);
+	kill(mine, SIGTERM);
+	assert_int_equal(waitpid(mine, &st, 0), mine);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGTERM);
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -396,6 +513,203 @@ static void kill_current_stops_the_run(void **state)
 	assert_grandchild_killed(id.kid, "proc_kill_current()");
 	/* No child running now: a late call must not kill anything. */
 	proc_kill_current();
+}
+
+/* ---- the record through a pipe ---- */
+
+/*
+ * For the tests whose child leaves the pipe open behind it: should
+ * proc_run() wait for the pipe's end, SIGALRM kills the run's group
+ * after s seconds, so that the test fails on its timing, not hangs.
+ */
+static void safety_net(unsigned int s, struct sigaction *old)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, old);
+	alarm(s);
+}
+
+static void safety_off(const struct sigaction *old)
+{
+	alarm(0);
+	sigaction(SIGALRM, old, NULL);
+}
+
+static void pipe_record_is_read_and_kept(void **state)
+{
+	struct fixture *fx = *state;
+	struct proc_record rec;
+	struct proc_result pr;
+	struct g_result r;
+	char *copy;
+
+	run_fake_fd(fx, "pass", 10, &pr, &rec);
+	assert_true(pr.exited);
+	assert_int_equal(pr.code, 0);
+	assert_false(rec.too_long);
+	assert_int_equal(rec.save_errno, 0);
+	assert_int_equal(rec.len, strlen(rec.text));
+	r = parse_text(rec.text);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	assert_int_equal(r.complete, 1);
+	assert_int_equal(r.garbled, 0);
+	assert_near(r.t[G_STUDENT].median_us, 25, 0);
+	/* The copy for people is what was read, byte for byte. */
+	copy = read_file(fx->res, 1 << 16);
+	assert_non_null(copy);
+	assert_string_equal(copy, rec.text);
+	free(copy);
+}
+
+/*
+ * The attack a file allowed: a verdict, then back to the start of the
+ * record and another over it. On a file it works (the PASS stands); on
+ * the pipe the seek fails and the second record follows the first "end":
+ * unreadable, and the details say why.
+ */
+static void rewrite_works_on_a_file_not_on_the_pipe(void **state)
+{
+	struct fixture *fx = *state;
+	struct proc_record rec;
+	struct proc_result pr;
+	struct g_result r;
+	char *out;
+
+	run_fake(fx, "rewrite", 10, &pr);
+	r = parse_result(fx->res);
+	assert_int_equal(r.verdict, WB_V_PASS); /* why files are gone */
+	assert_int_equal(r.garbled, 0);
+
+	run_fake_fd(fx, "rewrite", 10, &pr, &rec);
+	assert_true(pr.exited);
+	r = parse_text(rec.text);
+	assert_int_equal(r.complete, 1);
+	assert_int_equal(r.garbled, 1);
+	assert_int_equal(r.verdict, WB_V_WRONG); /* the first word stands */
+	assert_true(has_detail(&r, "the runner wrote to its result after its "
+				   "verdict"));
+	out = read_file(fx->out, 1 << 16);
+	assert_contains(out, "lseek on the record: Illegal seek");
+	free(out);
+}
+
+/* A NUL byte after "end" must not hide the line that follows it. */
+static void nul_after_end_is_still_after_end(void **state)
+{
+	struct fixture *fx = *state;
+	struct proc_record rec;
+	struct proc_result pr;
+	struct g_result r;
+
+	run_fake_fd(fx, "nul", 10, &pr, &rec);
+	assert_int_equal(rec.len, 32);
+	assert_int_equal(strlen(rec.text), 32);
+	assert_contains(rec.text, "end\n verdict WRONG");
+	r = parse_text(rec.text);
+	assert_int_equal(r.garbled, 1);
+	assert_true(has_detail(&r, "after its verdict"));
+}
+
+/* More than PROC_RECORD_MAX: cut there, and the writer stopped at once. */
+static void flood_is_too_long_and_stopped(void **state)
+{
+	struct fixture *fx = *state;
+	struct proc_record rec;
+	struct proc_result pr;
+	struct stat st;
+
+	run_fake_fd(fx, "flood", 20, &pr, &rec);
+	assert_true(rec.too_long);
+	assert_int_equal(rec.len, PROC_RECORD_MAX);
+	assert_int_equal(strlen(rec.text), PROC_RECORD_MAX);
+	assert_null(strstr(rec.text, "verdict")); /* never got that far */
+	assert_false(pr.timed_out);
+	assert_true(pr.signaled); /* its next write after the cap */
+	assert_int_equal(pr.signo, SIGPIPE);
+	assert_int_equal(stat(fx->res, &st), 0);
+	assert_int_equal(st.st_size, PROC_RECORD_MAX);
+}
+
+static void death_mid_record_through_the_pipe(void **state)
+{
+	struct fixture *fx = *state;
+	struct proc_record rec;
+	struct proc_result pr;
+	struct g_result r;
+
+	run_fake_fd(fx, "segv", 10, &pr, &rec);
+	assert_true(pr.signaled);
+	assert_int_equal(pr.signo, SIGSEGV);
+	assert_false(rec.too_long);
+	r = parse_text(rec.text);
+	assert_int_equal(r.complete, 0);
+	assert_int_equal(r.sizes_ok, 1);
+}
+
+/*
+ * A helper left behind keeps the pipe's write end: proc_run() must not
+ * wait for its end of file, and kills the helper.
+ */
+static void helper_holding_the_pipe_does_not_hold_the_run(void **state)
+{
+	struct fixture *fx = *state;
+	struct sigaction old;
+	struct proc_record rec;
+	struct proc_result pr;
+	struct ids id;
+	double t0 = now_s();
+
+	if (!fake)
+		skip();
+	safety_net(5, &old);
+	run_fake_fd(fx, "orphan", 10, &pr, &rec);
+	safety_off(&old);
+	assert_true(now_s() - t0 < 3);
+	assert_true(pr.exited);
+	assert_int_equal(pr.code, 0);
+	assert_int_equal(sscanf(rec.text, "pid %ld pgid %ld grandchild %ld",
+				&id.pid, &id.pgid, &id.kid), 3);
+	assert_grandchild_killed(id.kid, "a child that exited");
+}
+
+/* The child starts with 0-2 and the pipe, none of the driver's others. */
+static void child_gets_only_its_descriptors(void **state)
+{
+	struct fixture *fx = *state;
+	struct proc_record rec;
+	struct proc_result pr;
+	int extra = open("/dev/null", O_RDONLY); /* no O_CLOEXEC */
+
+	assert_true(extra > 2);
+	run_fake_fd(fx, "fds", 10, &pr, &rec);
+	close(extra);
+	assert_string_equal(rec.text, "fds 0 1 2 " PROC_RECORD_FD_ARG "\n");
+}
+
+/* The copy for people replaces what is at its path, and follows no link. */
+static void record_copy_follows_no_link(void **state)
+{
+	struct fixture *fx = *state;
+	struct proc_record rec;
+	struct proc_result pr;
+	char target[700];
+	struct stat st;
+	char *t;
+
+	unit_path(target, sizeof(target), fx->dir, "target");
+	unit_write(target, "precious\n");
+	assert_int_equal(symlink(target, fx->res), 0);
+	run_fake_fd(fx, "pass", 10, &pr, &rec);
+	assert_int_equal(rec.save_errno, 0);
+	assert_int_equal(lstat(fx->res, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	t = read_file(target, 1 << 10);
+	assert_string_equal(t, "precious\n");
+	free(t);
 }
 
 /* ---- output: lots of it, and its tail ---- */
@@ -558,7 +872,17 @@ int main(void)
 		T(unwritable_output_exits_127),
 		T(hang_is_killed_with_its_group),
 		T(orphan_is_killed_after_exit),
+		T(setsid_leftovers_are_killed),
+		T(callers_children_are_spared),
 		T(kill_current_stops_the_run),
+		T(pipe_record_is_read_and_kept),
+		T(rewrite_works_on_a_file_not_on_the_pipe),
+		T(nul_after_end_is_still_after_end),
+		T(flood_is_too_long_and_stopped),
+		T(death_mid_record_through_the_pipe),
+		T(helper_holding_the_pipe_does_not_hold_the_run),
+		T(child_gets_only_its_descriptors),
+		T(record_copy_follows_no_link),
 		T(chatter_finishes_and_tail_is_clean),
 		T(tail_of_small_file_is_whole),
 		T(tail_cuts_at_line_start),

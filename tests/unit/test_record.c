@@ -10,19 +10,22 @@
 #include "grade.h"
 #include "result.h"
 
-/* As printed by build/sm75/labs/05-reduction/info --list. */
+/* As printed by build/sm75/labs/05-reduction/info --list: the tiers are
+ * shares of the speed of light, then what that is (dram). */
 static const char reduction_list[] =
 	"lab 05-reduction\n"
 	"exercise sum speed 40 60 60 float32 sum of n elements\n"
-	"tier sum 2 20\n"
-	"tier sum 4.5 40\n"
-	"tier sum 7.1 60\n"
+	"tier sum 0.3 20\n"
+	"tier sum 0.54 40\n"
+	"tier sum 0.78 60\n"
+	"ideal sum dram 0\n"
 	"bench sum n=64M\n"
 	"exercise argmax speed 40 60 60 index of the largest float "
 	"(lowest on ties)\n"
-	"tier argmax 2.5 20\n"
-	"tier argmax 5 40\n"
-	"tier argmax 8.8 60\n"
+	"tier argmax 0.29 20\n"
+	"tier argmax 0.52 40\n"
+	"tier argmax 0.77 60\n"
+	"ideal argmax dram 0\n"
 	"bench argmax n=64M\n";
 
 /* What a correctness exercise prints: no tiers, bench "-". */
@@ -57,18 +60,22 @@ static void list_reduction(void **state)
 	assert_near(s[0].points_speed, 60, 0);
 	assert_near(s[0].timeout_s, 60, 0);
 	assert_int_equal(s[0].ntiers, 3);
-	assert_near(s[0].tiers[0].speedup, 2, 0);
+	assert_int_equal(s[0].tier_unit, G_TIERS_SHARE);
+	assert_near(s[0].tiers[0].x, 0.3, 0);
 	assert_near(s[0].tiers[0].points, 20, 0);
-	assert_near(s[0].tiers[1].speedup, 4.5, 0);
+	assert_near(s[0].tiers[1].x, 0.54, 0);
 	assert_near(s[0].tiers[1].points, 40, 0);
-	assert_near(s[0].tiers[2].speedup, 7.1, 0);
+	assert_near(s[0].tiers[2].x, 0.78, 0);
 	assert_near(s[0].tiers[2].points, 60, 0);
+	assert_string_equal(s[0].ideal, "dram");
+	assert_string_equal(s[0].tiers_from, "lab");
 	assert_string_equal(s[1].name, "argmax");
 	assert_string_equal(s[1].title,
 			    "index of the largest float (lowest on ties)");
 	assert_int_equal(s[1].ntiers, 3);
-	assert_near(s[1].tiers[0].speedup, 2.5, 0);
-	assert_near(s[1].tiers[2].speedup, 8.8, 0);
+	assert_near(s[1].tiers[0].x, 0.29, 0);
+	assert_near(s[1].tiers[2].x, 0.77, 0);
+	assert_string_equal(s[1].ideal, "dram");
 	assert_string_equal(s[1].bench, "n=64M");
 	/* What the lab says must also be a consistent table. */
 	assert_int_equal(g_spec_validate(&s[0], why, sizeof(why)), 0);
@@ -90,12 +97,39 @@ static void list_correctness_exercise(void **state)
 	assert_int_equal(g_spec_validate(&s[0], why, sizeof(why)), 0);
 }
 
+/* What the shares are of: the DRAM, the library peer (matmul), or an
+ * instruction-bound ideal with its speedup over the naive. */
+static void list_ideal_kinds(void **state)
+{
+	static const char text[] =
+		"lab 99-x\n"
+		"exercise a speed 40 60 60 A\ntier a 0.5 60\nideal a dram 0\n"
+		"exercise b speed 40 60 60 B\ntier b 0.5 60\nideal b peer 0\n"
+		"exercise c speed 40 60 60 C\ntier c 0.5 60\nideal c instr 2\n";
+	struct g_spec s[3];
+
+	(void)state;
+	assert_int_equal(g_parse_list(text, "99-x", s, 3), 3);
+	assert_string_equal(s[0].ideal, "dram");
+	assert_string_equal(s[1].ideal, "peer");
+	assert_string_equal(s[2].ideal, "instr");
+	assert_near(s[2].instr_speedup, 2, 0);
+	/* No other kind, and only for a known exercise. */
+	assert_int_equal(g_parse_list("exercise a speed 40 60 60 A\n"
+				      "ideal a tensor 0\n", "x", s, 3), -1);
+	assert_int_equal(g_parse_list("exercise a speed 40 60 60 A\n"
+				      "ideal b dram 0\n", "x", s, 3), -1);
+	assert_int_equal(g_parse_list("exercise a speed 40 60 60 A\n"
+				      "ideal a dram\n", "x", s, 3), -1);
+}
+
 static void list_crlf(void **state)
 {
 	static const char text[] =
 		"lab 05-reduction\r\n"
 		"exercise sum speed 40 60 60 float32 sum\r\n"
-		"tier sum 2 60\r\n"
+		"tier sum 0.5 60\r\n"
+		"ideal sum dram 0\r\n"
 		"bench sum n=1M\r\n";
 	struct g_spec s[2];
 
@@ -103,6 +137,7 @@ static void list_crlf(void **state)
 	assert_int_equal(g_parse_list(text, "05-reduction", s, 2), 1);
 	assert_string_equal(s[0].title, "float32 sum");
 	assert_string_equal(s[0].bench, "n=1M");
+	assert_string_equal(s[0].ideal, "dram");
 }
 
 static void list_empty(void **state)
@@ -171,7 +206,7 @@ static void list_too_many_exercises(void **state)
 
 static void list_too_many_tiers(void **state)
 {
-	char text[1024];
+	char text[1024], why[128];
 	struct g_spec s[1];
 	int n;
 
@@ -179,27 +214,35 @@ static void list_too_many_tiers(void **state)
 	n = snprintf(text, sizeof(text), "exercise a speed 1 %d 1 A\n",
 		     G_MAX_TIERS);
 	for (int i = 1; i <= G_MAX_TIERS; i++)
-		n += snprintf(text + n, sizeof(text) - n, "tier a %d %d\n", i,
-			      i);
+		n += snprintf(text + n, sizeof(text) - n, "tier a %g %d\n",
+			      0.1 * i, i);
 	assert_int_equal(g_parse_list(text, "x", s, 1), 1);
 	assert_int_equal(s[0].ntiers, G_MAX_TIERS);
-	snprintf(text + n, sizeof(text) - n, "tier a 99 99\n");
+	assert_int_equal(g_spec_validate(&s[0], why, sizeof(why)), 0);
+	snprintf(text + n, sizeof(text) - n, "tier a 0.95 99\n");
 	assert_int_equal(g_parse_list(text, "x", s, 1), -1);
 }
 
 /* ---- g_parse_record ---- */
 
+/* What runner.c's bench_all() writes for a timed PASS (result.h). */
 static const char pass_record[] =
 	"seed 1234\n"
 	"size n=1 ok\n"
 	"size n=1000 ok\n"
-	"host naive 104.5\n"
-	"time naive 100 99 101.5 20\n"
-	"time student 25 24.5 25.5 31\n"
-	"host student 26\n"
-	"time peer 20 19 21 15\n"
 	"size n=64M ok\n"
-	"bytes 268435456\n"
+	"detail speed of light 82.0 us: 268 MB read at 3300 GB/s, 0 MB "
+	"written at 3100 GB/s (probes timed in the same rounds)\n"
+	"time naive 640 639 641.5 31\n"
+	"time student 105 104.5 105.5 31\n"
+	"time ideal 82 81.5 82.5 31\n"
+	"ratio speedup 6.09524 6.05 6.12\n"
+	"ratio share 0.78095 0.775 0.786\n"
+	"ratio naive_ideal 7.80488 0 0\n"
+	"sol dram 268435456 4 3300.5 3100.2\n"
+	"clock 1755 1980 1980\n"
+	"rounds 31 2 1 0 3 0\n"
+	"bytes 268435460\n"
 	"verdict PASS\n"
 	"end\n";
 
@@ -212,23 +255,69 @@ static void record_complete_pass(void **state)
 	assert_int_equal(r.verdict, WB_V_PASS);
 	assert_int_equal(r.complete, 1);
 	assert_int_equal(r.garbled, 0);
-	assert_int_equal(r.ndetails, 0);
+	assert_int_equal(r.ndetails, 1);
 	assert_int_equal(r.sizes_ok, 3);
 	assert_int_equal(r.sizes_failed, 0);
 	assert_true(r.t[G_NAIVE].have);
-	assert_near(r.t[G_NAIVE].median_us, 100, 0);
-	assert_near(r.t[G_NAIVE].q1_us, 99, 0);
-	assert_near(r.t[G_NAIVE].q3_us, 101.5, 0);
-	assert_int_equal(r.t[G_NAIVE].samples, 20);
-	/* A host line before its time line is kept. */
-	assert_near(r.t[G_NAIVE].host_us, 104.5, 0);
+	assert_near(r.t[G_NAIVE].median_us, 640, 0);
+	assert_near(r.t[G_NAIVE].q1_us, 639, 0);
+	assert_near(r.t[G_NAIVE].q3_us, 641.5, 0);
+	assert_int_equal(r.t[G_NAIVE].samples, 31);
 	assert_true(r.t[G_STUDENT].have);
-	assert_near(r.t[G_STUDENT].median_us, 25, 0);
-	assert_int_equal(r.t[G_STUDENT].samples, 31);
-	assert_near(r.t[G_STUDENT].host_us, 26, 0);
+	assert_near(r.t[G_STUDENT].median_us, 105, 0);
+	assert_true(r.t[G_IDEAL].have);
+	assert_near(r.t[G_IDEAL].median_us, 82, 0);
+	assert_near(r.t[G_IDEAL].q3_us, 82.5, 0);
+	assert_false(r.t[G_PEER].have);
+	assert_true(r.r_speedup.have);
+	assert_near(r.r_speedup.med, 6.09524, 0);
+	assert_near(r.r_speedup.lo, 6.05, 0);
+	assert_near(r.r_speedup.hi, 6.12, 0);
+	assert_true(r.r_share.have);
+	assert_near(r.r_share.med, 0.78095, 0);
+	assert_near(r.r_share.lo, 0.775, 0);
+	assert_near(r.r_share.hi, 0.786, 0);
+	assert_near(r.naive_ideal, 7.80488, 0);
+	assert_string_equal(r.sol, "dram");
+	assert_near(r.read_bytes, 268435456, 0);
+	assert_near(r.write_bytes, 4, 0);
+	assert_near(r.read_gbps, 3300.5, 0);
+	assert_near(r.write_gbps, 3100.2, 0);
+	assert_near(r.mhz_min, 1755, 0);
+	assert_near(r.mhz_med, 1980, 0);
+	assert_near(r.mhz_max, 1980, 0);
+	assert_int_equal(r.rounds, 31);
+	assert_int_equal(r.dropped, 2);
+	assert_int_equal(r.extra, 1);
+	assert_int_equal(r.resets, 0);
+	assert_int_equal(r.verified, 3);
+	assert_int_equal(r.throttled, 0);
+	assert_near(r.bytes, 268435460, 0);
+}
+
+/* The other ideals, the peer's time (make bench) and a throttled GPU. */
+static void record_peer_and_throttled(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record("time naive 900 890 910 15\n"
+		       "time peer 20 19 21 15\n"
+		       "sol peer 0 0 0 0\n"
+		       "rounds 15 12 0 1 2 1\n"
+		       "verdict PASS\nend\n", &r);
+	assert_int_equal(r.garbled, 0);
 	assert_true(r.t[G_PEER].have);
 	assert_near(r.t[G_PEER].median_us, 20, 0);
-	assert_near(r.bytes, 268435456, 0);
+	assert_false(r.r_speedup.have); /* no ratio line: none */
+	assert_false(r.r_share.have);
+	assert_string_equal(r.sol, "peer");
+	assert_int_equal(r.throttled, 1);
+	assert_int_equal(r.resets, 1);
+	r = fresh();
+	g_parse_record("sol instr 8 4 0 0\nverdict PASS\nend\n", &r);
+	assert_int_equal(r.garbled, 0);
+	assert_string_equal(r.sol, "instr");
 }
 
 static void record_sizes_failed_and_details(void **state)
@@ -282,6 +371,15 @@ static void record_lines_after_end(void **state)
 	r = fresh();
 	g_parse_record("verdict PASS\nend\nend\n", &r);
 	assert_int_equal(r.garbled, 1);
+
+	/* Said once, however much follows. */
+	r = fresh();
+	g_parse_record("verdict PASS\nend\nverdict PASS\nend\nratio speedup "
+		       "9 8 10\n", &r);
+	assert_int_equal(r.garbled, 1);
+	assert_int_equal(r.ndetails, 1);
+	assert_contains(r.details[0], "after its verdict");
+	assert_false(r.r_speedup.have);
 }
 
 static void record_unknown_verdict(void **state)
@@ -317,10 +415,29 @@ static void record_unknown_key(void **state)
 		"verdit PASS\n",                 /* a typo */
 		"time student 25 24 26\n",        /* a field short */
 		"time gpu 25 24 26 10\n",         /* no such implementation */
+		"time ideal 82 81 83\n",
+		"host student 26\n",              /* the host clock is gone */
 		"host gpu 25\n",
 		"bytes lots\n",
 		"\x01\x02 nonsense\n",
 		"verdict\n",                      /* no value */
+		/* ratio: what, median, 95% interval around it */
+		"ratio speedup 4 3.9\n",
+		"ratio speedup 4 4.1 4.5\n",      /* under its interval */
+		"ratio share 0.8 0.7 0.75\n",     /* above it */
+		"ratio speedup 0 0 0\n",          /* no ratio at all */
+		"ratio share -0.5 -1 0\n",
+		"ratio speed 4 3.9 4.1\n",        /* no such ratio */
+		"ratio naive_ideal fast 0 0\n",
+		"ratio\n",
+		/* sol: dram, peer or instr, then four numbers */
+		"sol dram 268435456 4 3300\n",
+		"sol l2 268435456 4 3300 3100\n",
+		"sol dram lots 4 3300 3100\n",
+		"clock 1755 1980\n",
+		"clock fast 1980 1980\n",
+		"rounds 31 2 1 0 3\n",
+		"rounds 31 2 1 0 3 no\n",
 	};
 
 	(void)state;
@@ -447,6 +564,7 @@ static void channel_round_trip(void **state)
 		  25.5, 31);
 	wb_result("time", "%s %.3f %.3f %.3f %d", "naive", 100.0, 99.0,
 		  101.0, 20);
+	wb_result("ratio", "speedup %.5f %.5f %.5f", 4.0, 3.9, 4.1);
 	wb_result("bytes", "%.0f", 1e6);
 	wb_result("verdict", "%s", wb_verdict_key(WB_V_PASS));
 	wb_result_end();
@@ -477,6 +595,8 @@ static void channel_round_trip(void **state)
 	assert_int_equal(r.sizes_ok, 1);
 	assert_near(r.t[G_STUDENT].median_us, 25, 0);
 	assert_near(r.t[G_NAIVE].median_us, 100, 0);
+	assert_near(r.r_speedup.med, 4, 0);
+	assert_near(r.r_speedup.hi, 4.1, 0);
 	assert_near(r.bytes, 1e6, 0);
 }
 
@@ -495,6 +615,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(list_reduction),
 		cmocka_unit_test(list_correctness_exercise),
+		cmocka_unit_test(list_ideal_kinds),
 		cmocka_unit_test(list_crlf),
 		cmocka_unit_test(list_empty),
 		cmocka_unit_test(list_garbled),
@@ -503,6 +624,7 @@ int main(void)
 		cmocka_unit_test(list_too_many_exercises),
 		cmocka_unit_test(list_too_many_tiers),
 		cmocka_unit_test(record_complete_pass),
+		cmocka_unit_test(record_peer_and_throttled),
 		cmocka_unit_test(record_sizes_failed_and_details),
 		cmocka_unit_test(record_zero_time_is_no_time),
 		cmocka_unit_test(record_without_end),

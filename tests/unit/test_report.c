@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_report.c - grader/report.c: the Gradescope results.json (checked
- * with jansson against the fields Gradescope reads), the TSV for scripts,
- * the human table, JSON string escaping, and that report files are
+ * with jansson against the fields Gradescope reads), the TSV for scripts
+ * (results.tsv's first 16 columns, then the speed of light's), the human
+ * table (80 columns, whatever the names and verdicts) and the figures
+ * under it (the tiers as speedups on this GPU, what they stand for and
+ * where they come from), JSON string escaping, and that report files are
  * written whole or not at all.
  */
 #include "unit.h"
@@ -14,7 +17,7 @@
 #include "report.h"
 #include <jansson.h>
 
-#define NROWS 4
+#define NROWS 5
 
 /* A detail with everything JSON must escape: " \ tab newline and ^A. */
 static const char nasty[] =
@@ -41,12 +44,29 @@ static struct g_spec spec(const char *lab, const char *name, int speed)
 	s.points_correct = speed ? 40 : 10;
 	s.points_speed = speed ? 60 : 0;
 	s.timeout_s = 60;
+	snprintf(s.tiers_from, sizeof(s.tiers_from), "lab");
 	if (speed) {
-		s.tiers[0] = (struct g_tier){ 2, 20 };
-		s.tiers[1] = (struct g_tier){ 3.5, 40 };
-		s.tiers[2] = (struct g_tier){ 5.2, 60 };
+		/* A lab's tiers: shares of the speed of light (lab 05). */
+		s.tiers[0] = (struct g_tier){ 0.30, 20 };
+		s.tiers[1] = (struct g_tier){ 0.54, 40 };
+		s.tiers[2] = (struct g_tier){ 0.78, 60 };
 		s.ntiers = 3;
+		s.tier_unit = G_TIERS_SHARE;
+		snprintf(s.ideal, sizeof(s.ideal), "dram");
 	}
+	return s;
+}
+
+/* The same, under a course's fixed speedups. */
+static struct g_spec course_spec(const char *lab, const char *name)
+{
+	struct g_spec s = spec(lab, name, 1);
+
+	s.tiers[0] = (struct g_tier){ 2, 20 };
+	s.tiers[1] = (struct g_tier){ 3.5, 40 };
+	s.tiers[2] = (struct g_tier){ 5.2, 60 };
+	s.tier_unit = G_TIERS_SPEEDUP;
+	snprintf(s.tiers_from, sizeof(s.tiers_from), "Fall course, c.conf");
 	return s;
 }
 
@@ -56,7 +76,31 @@ static void set_time(struct g_timing *t, double us)
 				.q3_us = us * 1.01, .samples = 20 };
 }
 
-/* PASS speed, WRONG with a nasty detail, COMPILE ERROR, NOT IMPLEMENTED. */
+/* What a runner's record says of a timed PASS (result.h): medians, the
+ * paired ratios, the speed of light, the rounds. */
+static void timed_pass(struct g_result *r, double naive_us, double us,
+		       double ideal_us)
+{
+	double sp = naive_us / us, q = ideal_us / us;
+
+	r->verdict = WB_V_PASS;
+	r->complete = 1;
+	set_time(&r->t[G_NAIVE], naive_us);
+	set_time(&r->t[G_STUDENT], us);
+	set_time(&r->t[G_IDEAL], ideal_us);
+	r->r_speedup = (struct g_ratio){ 1, sp, sp * 0.975, sp * 1.025 };
+	r->r_share = (struct g_ratio){ 1, q, q * 0.975, q * 1.025 };
+	r->naive_ideal = naive_us / ideal_us;
+	snprintf(r->sol, sizeof(r->sol), "dram");
+	r->rounds = 31;
+	r->verified = 3;
+	r->mhz_min = 1755;
+	r->mhz_med = r->mhz_max = 1980;
+	r->bytes = 1e6;
+}
+
+/* PASS speed, WRONG with a nasty detail, COMPILE ERROR, NOT IMPLEMENTED,
+ * PASS under a course's speedups. */
 static int setup(void **state)
 {
 	struct fixture *fx = calloc(1, sizeof(*fx));
@@ -65,12 +109,8 @@ static int setup(void **state)
 	if (!fx || !(fx->dir = unit_tmpdir()))
 		return -1;
 	fx->rows[0].spec = spec("05-reduction", "sum", 1);
-	r = &fx->rows[0].res;
-	r->verdict = WB_V_PASS;
-	r->complete = 1;
-	set_time(&r->t[G_NAIVE], 100);
-	set_time(&r->t[G_STUDENT], 25);
-	r->bytes = 1e6;
+	/* 4x over the naive at 40% of the speed of light, R = 10. */
+	timed_pass(&fx->rows[0].res, 100, 25, 10);
 
 	fx->rows[1].spec = spec("05-reduction", "argmax", 1);
 	r = &fx->rows[1].res;
@@ -89,11 +129,17 @@ static int setup(void **state)
 	fx->rows[3].spec = spec("06-scan", "histogram", 0);
 	fx->rows[3].res.verdict = WB_V_NOT_IMPLEMENTED;
 
+	fx->rows[4].spec = course_spec("07-fusion", "gelu");
+	fx->rows[4].course_changed = 1;
+	timed_pass(&fx->rows[4].res, 100, 25, 10);
+
 	for (int i = 0; i < NROWS; i++)
-		g_score(&fx->rows[i].spec, &fx->rows[i].res, 400);
+		g_score(&fx->rows[i].spec, &fx->rows[i].res, 400, 0);
 	fx->run = (struct g_run){ .source = "labs", .seed = 1234,
 				  .mode = G_GRADE, .rows = fx->rows,
-				  .nrows = NROWS };
+				  .nrows = NROWS, .course = "c.conf",
+				  .course_name = "Fall course",
+				  .course_changes = "  07-fusion/gelu: ..." };
 	snprintf(fx->run.dev.name, sizeof(fx->run.dev.name), "%s",
 		 "NVIDIA H100 80GB HBM3");
 	fx->run.dev.cc = 90;
@@ -162,8 +208,10 @@ static void json_score_is_sum_of_points(void **state)
 		sum += fx->rows[i].res.points;
 	g_totals(&fx->run, &points, &max);
 	assert_near(points, sum, 1e-9);
-	assert_near(max, 100 + 100 + 100 + 10, 1e-9);
-	assert_near(sum, 85.9 + 0 + 0 + 0, 1e-9); /* only the PASS earns */
+	assert_near(max, 100 + 100 + 100 + 10 + 100, 1e-9);
+	/* Only the PASSes earn: 40% of the speed of light (68.3) and 4x
+	 * under the course's speedups (85.9). */
+	assert_near(sum, 68.3 + 0 + 0 + 0 + 85.9, 1e-9);
 	assert_near(json_number_value(json_object_get(root, "score")), sum,
 		    1e-9);
 	json_decref(root);
@@ -229,11 +277,12 @@ static void json_output_keeps_details_verbatim(void **state)
 	out = json_string_value(json_object_get(json_array_get(tests, 2),
 						"output"));
 	assert_contains(out, compile_msg);
-	/* A timed PASS says how fast, and what the next tier needs. */
+	/* A timed PASS says how fast, and what the next tier needs here:
+	 * 54% of the speed of light, 5.4x over this naive. */
 	out = json_string_value(json_object_get(json_array_get(tests, 0),
 						"output"));
 	assert_contains(out, "speedup 4.00x");
-	assert_contains(out, "next tier at 5.20x");
+	assert_contains(out, "next tier at 5.40x");
 	json_decref(root);
 }
 
@@ -323,16 +372,41 @@ static int count_char(const char *s, char c)
 	return n;
 }
 
+/* The columns of results.tsv: the first 16 as they always were, then the
+ * speed of light's, at the end where old scripts never look. */
+static const char *const tsv_columns[] = {
+	"lab", "exercise", "verdict", "points", "max_points", "speedup",
+	"time_us", "naive_us", "peer_us", "gbps", "pct_copy", "tier",
+	"tflops", "pct_peer", "settings", "technique",
+	"share", "share_lo", "share_hi", "ideal_us", "sol", "tiers_from",
+	"tier_speedups", "audit",
+};
+
+#define NCOLS (int)(sizeof(tsv_columns) / sizeof(tsv_columns[0]))
+
+/* Split line at tabs in place, empty fields kept; the number of fields. */
+static int split_fields(char *line, char **f, int max)
+{
+	int n = 0;
+
+	for (char *p = line; n < max; p++) {
+		f[n++] = p;
+		p = strchr(p, '\t');
+		if (!p)
+			break;
+		*p = '\0';
+	}
+	return n;
+}
+
 static void tsv_header_and_rows(void **state)
 {
 	struct fixture *fx = *state;
-	static const char head[] = "lab\texercise\tverdict\tpoints\t"
-				   "max_points\t";
 	static const char *const verdicts[NROWS] = {
-		"PASS", "WRONG", "COMPILE_ERROR", "NOT_IMPLEMENTED"
+		"PASS", "WRONG", "COMPILE_ERROR", "NOT_IMPLEMENTED", "PASS"
 	};
-	char path[600], *text, *line, *save = NULL;
-	int n = 0, tabs = -1;
+	char path[600], *text, *line, *save = NULL, *f[NCOLS + 4];
+	int n = 0;
 
 	unit_path(path, sizeof(path), fx->dir, "results.tsv");
 	assert_int_equal(report_tsv(path, &fx->run), 0);
@@ -341,43 +415,102 @@ static void tsv_header_and_rows(void **state)
 	assert_int_equal(count_char(text, '\n'), NROWS + 1);
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save), n++) {
-		char lab[64], ex[64], verdict[64];
-		double points, max;
+		char *end;
 
-		/* Every line has the header's number of columns. */
-		if (tabs < 0)
-			tabs = count_char(line, '\t');
-		assert_int_equal(count_char(line, '\t'), tabs);
+		/* Every line has the header's number of fields. */
+		assert_int_equal(count_char(line, '\t'), NCOLS - 1);
+		assert_int_equal(split_fields(line, f, NCOLS + 4), NCOLS);
 		if (n == 0) {
-			assert_int_equal(strncmp(line, head, strlen(head)), 0);
+			for (int c = 0; c < NCOLS; c++)
+				assert_string_equal(f[c], tsv_columns[c]);
 			continue;
 		}
-		assert_int_equal(sscanf(line, "%63[^\t]\t%63[^\t]\t%63[^\t]\t"
-					"%lf\t%lf", lab, ex, verdict, &points,
-					&max), 5);
-		assert_string_equal(lab, fx->rows[n - 1].spec.lab);
-		assert_string_equal(ex, fx->rows[n - 1].spec.name);
-		assert_string_equal(verdict, verdicts[n - 1]);
-		assert_near(points, fx->rows[n - 1].res.points, 1e-9);
-		assert_near(max, fx->rows[n - 1].res.max_points, 1e-9);
+		for (int c = 0; c < NCOLS; c++)
+			if (!*f[c])
+				fail_msg("row %d: column %s is empty", n,
+					 tsv_columns[c]);
+		assert_string_equal(f[0], fx->rows[n - 1].spec.lab);
+		assert_string_equal(f[1], fx->rows[n - 1].spec.name);
+		assert_string_equal(f[2], verdicts[n - 1]);
+		assert_near(strtod(f[3], &end), fx->rows[n - 1].res.points,
+			    1e-9);
+		assert_near(strtod(f[4], &end), fx->rows[n - 1].res.max_points,
+			    1e-9);
 	}
 	assert_int_equal(n, NROWS + 1);
-	assert_int_equal(tabs, 15);
+	free(text);
+}
+
+/* Row `row` (1: the first exercise) of results.tsv, split into f. */
+static char *tsv_row(struct fixture *fx, int row, char **f)
+{
+	char path[600], *text, *l;
+
+	unit_path(path, sizeof(path), fx->dir, "results.tsv");
+	assert_int_equal(report_tsv(path, &fx->run), 0);
+	text = unit_read(path);
+	assert_non_null(text);
+	l = text;
+	for (int i = 0; i < row; i++)
+		l = strchr(l, '\n') + 1;
+	*strchr(l, '\n') = '\0';
+	assert_int_equal(split_fields(l, f, NCOLS), NCOLS);
+	return text;
+}
+
+static void tsv_speed_of_light_columns(void **state)
+{
+	struct fixture *fx = *state;
+	char *f[NCOLS], *text;
+
+	/* The lab's shares: 40% (39-41%) of a 10 us ideal, each tier as a
+	 * speedup over this naive. */
+	text = tsv_row(fx, 1, f);
+	assert_string_equal(f[5], "4.0000");
+	assert_string_equal(f[14], "lab");
+	assert_string_equal(f[16], "0.4000");
+	assert_string_equal(f[17], "0.3900");
+	assert_string_equal(f[18], "0.4100");
+	assert_string_equal(f[19], "10.000");
+	assert_string_equal(f[20], "dram");
+	assert_string_equal(f[21], "lab");
+	assert_string_equal(f[22], "3.000 5.400 7.800");
+	assert_string_equal(f[23], "-");
+	free(text);
+	/* Correctness only, never timed. */
+	text = tsv_row(fx, 4, f);
+	assert_string_equal(f[16], "0.0000");
+	assert_string_equal(f[20], "-");
+	assert_string_equal(f[22], "-");
+	free(text);
+	/* A course's speedups, and where they come from. */
+	text = tsv_row(fx, 5, f);
+	assert_string_equal(f[14], "c.conf");
+	assert_string_equal(f[21], "Fall course, c.conf");
+	assert_string_equal(f[22], "2.000 3.500 5.200");
 	free(text);
 }
 
 /* ---- the human table ---- */
 
-static void table_names_verdicts_total(void **state)
+/* report_table's text (free it). */
+static char *table_text(const struct g_run *run)
 {
-	struct fixture *fx = *state;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 
 	assert_non_null(m);
-	report_table(m, &fx->run);
-	fclose(m);
+	report_table(m, run);
+	assert_int_equal(fclose(m), 0);
+	return buf;
+}
+
+static void table_names_verdicts_total(void **state)
+{
+	struct fixture *fx = *state;
+	char *buf = table_text(&fx->run);
+
 	for (int i = 0; i < NROWS; i++) {
 		char name[2 * G_NAME_LEN + 2];
 
@@ -388,12 +521,153 @@ static void table_names_verdicts_total(void **state)
 	}
 	assert_contains(buf, "NOT IMPLEMENTED");
 	assert_contains(buf, "COMPILE ERROR");
-	assert_contains(buf, "85.9/100"); /* the PASS row's points */
-	assert_contains(buf, "total: 85.9 / 310 points");
+	assert_contains(buf, "68.3/100"); /* the PASS rows' points */
+	assert_contains(buf, "85.9/100");
+	assert_contains(buf, "total: 154.2 / 410 points");
 	assert_contains(buf, "SEED=1234");
 	/* Details follow under their exercise. */
 	assert_contains(buf, "05-reduction/argmax: WRONG\n");
 	assert_contains(buf, compile_msg);
+	free(buf);
+}
+
+/* The header names the columns, in order, and each row sits under them. */
+static void table_columns(void **state)
+{
+	static const char *const heads[] = {
+		"exercise", "verdict", "time", "speedup", "%SOL", "tier",
+		"points",
+	};
+	struct fixture *fx = *state;
+	char *buf = table_text(&fx->run), *head = buf + 1, *row, *p = head;
+
+	assert_int_equal(buf[0], '\n');
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		char *at = strstr(p, heads[i]);
+
+		if (!at || at > strchr(head, '\n'))
+			fail_msg("header \"%.80s\" lacks %s after column %d",
+				 head, heads[i], (int)(p - head));
+		p = at + strlen(heads[i]);
+	}
+	/* The PASS row: 25 us, 4x, 40% of the speed of light, tier 1/3. */
+	row = strchr(head, '\n') + 1;
+	assert_int_equal(strncmp(row, "05-reduction/sum ", 17), 0);
+	assert_contains(row, "PASS");
+	assert_contains(row, "25.0 us");
+	assert_contains(row, "4.00x");
+	assert_contains(row, "40%");
+	assert_contains(row, "1/3");
+	/* The verdict column starts where the header's does. */
+	assert_int_equal(strstr(row, "PASS") - row,
+			 strstr(head, "verdict") - head);
+	free(buf);
+}
+
+/* What the lines under the table say of a timed exercise: the naive, the
+ * interval, the share, GB/s, the tiers as speedups on this GPU with what
+ * each stands for, and where the tiers come from. */
+static void table_figures_under_it(void **state)
+{
+	struct fixture *fx = *state;
+	char *buf = table_text(&fx->run);
+
+	assert_contains(buf, "05-reduction/sum: PASS: 25.0 us vs naive 100.0 "
+			     "us, speedup 4.00x (95%: 3.90-4.10x), 40% of the "
+			     "speed of light, 40 GB/s, tier 1 of 3; next tier "
+			     "at 5.40x\n");
+	assert_contains(buf, "tiers on this GPU: 3.00x (30% of the speed of "
+			     "light) = 20 points; 5.40x (54% of the speed of "
+			     "light) = 40 points; 7.80x (78% of the speed of "
+			     "light) = 60 points [the lab's tiers]");
+	assert_contains(buf, "timed in 31 rounds (3 outputs checked)");
+	/* A course's speedups stand for themselves. */
+	assert_contains(buf, "tiers on this GPU: 2.00x = 20 points; 3.50x = 40 "
+			     "points; 5.20x = 60 points [Fall course, c.conf]");
+	free(buf);
+}
+
+/* Longest line among lines [from, to) of text; fails on a shorter text. */
+static size_t widest(const char *text, int from, int to, int *which)
+{
+	size_t most = 0;
+	const char *l = text;
+
+	for (int i = 0; i < to; i++) {
+		const char *nl = strchr(l, '\n');
+
+		assert_non_null(nl);
+		if (i >= from && (size_t)(nl - l) > most) {
+			most = (size_t)(nl - l);
+			*which = i;
+		}
+		l = nl + 1;
+	}
+	return most;
+}
+
+/*
+ * The table fits 80 columns (report.c): every verdict, names as long as a
+ * lab and an exercise may be (G_NAME_LEN), and the widest figures an
+ * honest run gives: a time in seconds, a SUSPICIOUS share, three-digit
+ * speedups, points to a tenth.
+ */
+static void table_fits_80_columns(void **state)
+{
+	static struct g_row rows[WB_V_COUNT + 2];
+	struct fixture *fx = *state;
+	struct g_run run = fx->run;
+	char *buf;
+	int n = 0, which = -1;
+	size_t most;
+
+	for (int v = 0; v < WB_V_COUNT; v++, n++) {
+		struct g_row *row = &rows[n];
+
+		memset(row, 0, sizeof(*row));
+		row->spec = spec("08-a-lab-with-a-long-name-for-its-folder",
+				 "x", v % 3 != 0);
+		memset(row->spec.name, 'e', G_NAME_LEN - 1);
+		row->spec.name[G_NAME_LEN - 1] = '\0';
+		if (v % 2)
+			memset(row->spec.lab, 'l', G_NAME_LEN - 1);
+		if (row->spec.speed) {
+			/* 2.5 s against a 2.5 ms naive; or 250x, at 999%. */
+			if (v % 2)
+				timed_pass(&row->res, 2500, 2.5e6, 1000);
+			else
+				timed_pass(&row->res, 2500, 9.999, 99.9);
+		}
+		row->res.verdict = (enum wb_verdict)v;
+		g_score(&row->spec, &row->res, 400, 0);
+		row->res.points = 99.9;
+		row->res.max_points = 100.5;
+	}
+	/* A short name and nothing measured, for the other extreme. */
+	memset(&rows[n], 0, sizeof(rows[n]));
+	rows[n].spec = spec("01-warps", "x", 0);
+	rows[n++].res.verdict = WB_V_CRASH;
+	run.rows = rows;
+	run.nrows = n;
+	buf = table_text(&run);
+	/* Line 0 is blank, 1 the header, then one line per row. */
+	most = widest(buf, 1, 2 + n, &which);
+	if (most > 80)
+		fail_msg("line %d of the table is %zu columns", which, most);
+	/* Each row still says which exercise it is, and its verdict. */
+	for (int i = 0, line = 2; i < n; i++, line++) {
+		const char *l = buf;
+		char want[32];
+
+		for (int k = 0; k < line; k++)
+			l = strchr(l, '\n') + 1;
+		snprintf(want, sizeof(want), "%.20s", rows[i].spec.lab);
+		assert_int_equal(strncmp(l, want, strlen(want)), 0);
+		snprintf(want, sizeof(want), " %s ",
+			 wb_verdict_label(rows[i].res.verdict));
+		if (!strstr(l, want) || strstr(l, want) > strchr(l, '\n'))
+			fail_msg("row %d lacks its verdict: %.100s", i, l);
+	}
 	free(buf);
 }
 
@@ -443,7 +717,7 @@ static void report_json_replaces_old_file(void **state)
 	fclose(f);
 	root = load_json(fx);
 	assert_null(json_object_get(root, "stale"));
-	assert_near(json_number_value(json_object_get(root, "score")), 85.9,
+	assert_near(json_number_value(json_object_get(root, "score")), 154.2,
 		    1e-9);
 	json_decref(root);
 	assert_int_equal(unit_dir_entries(fx->dir), 1);
@@ -463,7 +737,11 @@ int main(void)
 		T(json_valid_with_bytes_that_are_not_utf8),
 		T(json_every_ascii_byte_round_trips),
 		T(tsv_header_and_rows),
+		T(tsv_speed_of_light_columns),
 		T(table_names_verdicts_total),
+		T(table_columns),
+		T(table_figures_under_it),
+		T(table_fits_80_columns),
 		T(report_json_missing_directory),
 		T(report_json_unrenamable_leaves_no_tmp),
 		T(report_json_replaces_old_file),

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_stats.c - common/stats.c: quantiles of sorted samples, the
- * five-number summary, the spread and precision estimates, and the rule
- * that decides when the timing loop has sampled enough.
+ * five-number summary, the spread and precision estimates, the
+ * distribution-free confidence interval of a median, and the rule that
+ * decides when the timing loop has sampled enough.
  */
 #include "unit.h"
 
@@ -166,6 +167,109 @@ static void median_rel_err_infinite_below_two(void **state)
 	assert_true(isinf(wb_median_rel_err(&s)));
 }
 
+/* ---- wb_median_ci ---- */
+
+/* 1..n in a scrambled order (7919 is a prime above every n used). */
+static double *scrambled(size_t n)
+{
+	double *x = malloc(n * sizeof(*x));
+
+	assert_non_null(x);
+	for (size_t i = 0; i < n; i++)
+		x[i] = (double)((i * 7919) % n + 1);
+	return x;
+}
+
+/* P(B <= k) for B ~ Binomial(n, 1/2): the chance that at most k of n
+ * samples fall below the median. */
+static double binom_half_cdf(size_t n, long k)
+{
+	double p = 0;
+
+	for (long i = 0; i <= k; i++)
+		p += exp(lgamma(n + 1.0) - lgamma(i + 1.0) -
+			 lgamma((double)n - i + 1) - n * log(2.0));
+	return p;
+}
+
+static void median_ci_small_cases(void **state)
+{
+	double five[5] = { 5, 1, 4, 2, 3 };
+	const double copy[5] = { 5, 1, 4, 2, 3 };
+	const double six[6] = { 6, 1, 5, 2, 4, 3 };
+	double lo = -1, med = -1, hi = -1;
+
+	(void)state;
+	/* Under 6 values: the whole range, around the median. */
+	assert_int_equal(wb_median_ci(five, 5, 1.96, &lo, &med, &hi), 0);
+	assert_memory_equal(five, copy, sizeof(five)); /* not sorted in place */
+	assert_near(med, 3, 0);
+	assert_near(lo, 1, 0);
+	assert_near(hi, 5, 0);
+	assert_int_equal(wb_median_ci(five, 1, 1.96, &lo, &med, &hi), 0);
+	assert_near(lo, 5, 0);
+	assert_near(med, 5, 0);
+	assert_near(hi, 5, 0);
+	/* Six: still [min, max], which covers 1 - 2 / 64 = 96.9%. */
+	assert_int_equal(wb_median_ci(six, 6, 1.96, &lo, &med, &hi), 0);
+	assert_near(med, 3.5, 0);
+	assert_near(lo, 1, 0);
+	assert_near(hi, 6, 0);
+	assert_int_equal(wb_median_ci(NULL, 0, 1.96, &lo, &med, &hi), -1);
+}
+
+/*
+ * The 95% intervals of the tables (e.g. Conover, Practical Nonparametric
+ * Statistics): the 4th and 12th of 15 values (96.5%), the 40th and 61st
+ * of 100 (96.5%); the 41st and 60th would cover only 94.3%.
+ */
+static void median_ci_order_statistics_15_and_100(void **state)
+{
+	double *x = scrambled(15), lo, med, hi;
+
+	(void)state;
+	assert_int_equal(wb_median_ci(x, 15, 1.96, &lo, &med, &hi), 0);
+	assert_near(med, 8, 0);
+	assert_near(lo, 4, 0);
+	assert_near(hi, 12, 0);
+	free(x);
+	x = scrambled(100);
+	assert_int_equal(wb_median_ci(x, 100, 1.96, &lo, &med, &hi), 0);
+	assert_near(med, 50.5, 0);
+	assert_near(lo, 40, 0);
+	assert_near(hi, 61, 0);
+	free(x);
+}
+
+/*
+ * For every sample count the runner can stop at (up to WB_MAX_SAMPLES,
+ * 401), z = 1.96 covers the median at least 95% of the time, whatever
+ * the distribution, and is not wider than it needs: two ranks narrower
+ * would cover less than 95%.
+ */
+static void median_ci_covers_95_percent(void **state)
+{
+	(void)state;
+	for (size_t n = 6; n <= 401; n++) {
+		double *x = scrambled(n), lo, med, hi, cover, narrower;
+		long j;
+
+		assert_int_equal(wb_median_ci(x, n, 1.96, &lo, &med, &hi), 0);
+		free(x);
+		j = (long)lo - 1; /* x holds 1..n: lo is order statistic j */
+		assert_near(hi, (double)n - j, 0); /* symmetric */
+		cover = 1 - 2 * binom_half_cdf(n, j);
+		narrower = 1 - 2 * binom_half_cdf(n, j + 2);
+		if (cover < 0.95)
+			fail_msg("n = %zu: [%g, %g] covers %.4f", n, lo, hi,
+				 cover);
+		if (narrower >= 0.95 && 2 * (j + 2) < (long)n)
+			fail_msg("n = %zu: [%g, %g] is wider than needed "
+				 "([%ld, %ld] covers %.4f)", n, lo, hi, j + 3,
+				 (long)n - j - 2, narrower);
+	}
+}
+
 /* ---- wb_should_stop ---- */
 
 static const struct wb_stop_rule rule = {
@@ -252,6 +356,9 @@ int main(void)
 		cmocka_unit_test(median_rel_err_shrinks_with_n),
 		cmocka_unit_test(median_rel_err_shrinks_on_real_samples),
 		cmocka_unit_test(median_rel_err_infinite_below_two),
+		cmocka_unit_test(median_ci_small_cases),
+		cmocka_unit_test(median_ci_order_statistics_15_and_100),
+		cmocka_unit_test(median_ci_covers_95_percent),
 		cmocka_unit_test(stop_not_before_min_samples),
 		cmocka_unit_test(stop_at_max_samples),
 		cmocka_unit_test(stop_at_time_cap),

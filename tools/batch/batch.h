@@ -50,7 +50,9 @@ int bt_fmt(char *out, size_t n, const char *fmt, ...)
 struct bt_args {
 	char *v[BT_MAX_ARGS + 1];
 	int n;
-	int overflow; /* an add did not fit: never run it */
+	int overflow;        /* an add did not fit: never run it */
+	const char *cgroup;  /* a sandbox's cgroups are made under this
+			      * folder: removed when the command ends */
 };
 
 void bt_args_init(struct bt_args *a);
@@ -90,6 +92,16 @@ int bt_json_add_note(const char *json_path, const char *note);
 char *bt_replace(char *text, const char *from, const char *to);
 /* Read a whole file; NULL on error (max: bytes at most). */
 char *bt_read(const char *path, size_t max);
+/* path is a regular file whose real path lies inside dir: a file that
+ * sandboxed code may have replaced by a link is never read through it. */
+int bt_inside_regular(const char *path, const char *dir);
+/* text is one JSON object (RFC 8259 syntax, nothing after it). */
+int bt_json_valid(const char *text);
+/* Copy a results.json that sandboxed code wrote (from) to to, outside:
+ * a regular file, no link followed, at most max bytes, one JSON object.
+ * 0, or -1 with the reason in why. */
+int bt_take_json(const char *from, const char *to, long max, char *why,
+		 size_t n);
 double bt_now(void);
 /* "45 s", "12 min", "1 h 05 min" */
 void bt_fmt_duration(char *buf, size_t n, double s);
@@ -186,8 +198,34 @@ void bt_files_report(FILE *f, const struct bt_sub *s,
 
 /* ---- the sandbox (sandbox.c) ----------------------------------------- */
 
+/* The uid and gid student code has inside a user namespace. */
+#define BT_BOX_ID 65534
+/* Processes and threads one sandbox may have at once (RLIMIT_NPROC, and
+ * pids.max in a cgroup): a build or a grading uses a few dozen. */
+#define BT_BOX_NPROC 256
+/* Memory, at most: half the machine's, at most this much. */
+#define BT_BOX_MEM_MAX (16LL << 30)
+
+enum bt_box_kind {
+	/* bwrap --unshare-user: uid 65534 inside; outside, the batch's own
+	 * user, or when the batch runs as root the sandbox account, which
+	 * --box-enter becomes before bwrap starts. RLIMIT_NPROC, set inside
+	 * the new namespace, counts that sandbox's processes alone. */
+	BT_BOX_USERNS,
+	/* No user namespace (the batch runs as root): bwrap runs as root and
+	 * --box-init becomes the sandbox account inside, before the command.
+	 * RLIMIT_NPROC then counts that account's processes machine-wide. */
+	BT_BOX_SETUID,
+};
+
 struct bt_box {
 	const char *bwrap;         /* NULL: no sandbox */
+	enum bt_box_kind kind;
+	const char *self;          /* this program: --box-enter, --box-init */
+	long uid, gid;             /* the sandbox account (-1: the batch's) */
+	long nproc;                /* RLIMIT_NPROC, and pids.max */
+	long long mem;             /* memory.max, else RLIMIT_DATA (0: none) */
+	const char *cgroup;        /* a delegated cgroup v2 folder, or NULL */
 	const char *repo;          /* read-only, less what hide[] covers */
 	const char *ro[12];        /* read-only paths bound after the hiding
 				    * (the objects and tools in the build) */
@@ -196,21 +234,42 @@ struct bt_box {
 	int nhide;
 	const char *scratch;       /* the one writable folder */
 	int gpu;                   /* /dev/nvidia* and /sys */
+	int gpu_minor;             /* only /dev/nvidia<N> of the GPUs; -1:
+				    * every node (which one is not known) */
+	const char *devdir;        /* where the nodes are (NULL: /dev) */
 	const char *cuda_visible;  /* CUDA_VISIBLE_DEVICES, or NULL */
 	const char *path_env;      /* PATH inside */
-	int as_root;               /* drop every capability */
 };
 
-/* Append "bwrap ... --" for b to a (nothing when b->bwrap is NULL). */
+/*
+ * Append the sandbox's command line for b to a: "[self --box-enter ...
+ * --] bwrap ... -- self --box-init ... --"; the command follows. Nothing
+ * when b->bwrap is NULL.
+ */
 int bt_box_argv(const struct bt_box *b, struct bt_args *a);
 /* Can a sandbox be made here? 1 yes; 0 with the reason in why. */
 int bt_box_probe(const struct bt_box *b, char *why, size_t n);
+/* The two steps of the command line above, run as this program:
+ * argv starts after "--box-enter" / "--box-init". They return only when
+ * they fail (126 or 127, the reason on stderr). */
+int bt_box_enter(char **argv);
+int bt_box_init(char **argv);
+/* After a sandbox whose first process was pid has ended: remove its
+ * cgroup (under cgroup; nothing when NULL). */
+void bt_box_cleanup(const char *cgroup, long pid);
+/* Is dir a cgroup v2 folder a sandbox's cgroup can be made in? 1 yes;
+ * 0 with the reason in why. */
+int bt_cgroup_usable(const char *dir, char *why, size_t n);
+/* The /dev/nvidia<N> minor of the GPU with this UUID, from the driver's
+ * procdir (/proc/driver/nvidia/gpus/<bus>/information); -1 if not found. */
+int bt_gpu_minor(const char *procdir, const char *uuid);
 
 /* ---- the gradebook (book.c) ----------------------------------------- */
 
 struct bt_cell {
 	char verdict[24];      /* a verdict key, or MISSING */
 	double points, max;
+	char audit[96];        /* results.tsv's audit words; "-": none */
 };
 
 struct bt_row {
@@ -235,12 +294,18 @@ void bt_write_gradebook(FILE *f, const struct bt_labs *l,
 void bt_write_summary(FILE *f, const struct bt_labs *l,
 		      const struct bt_row *rows, int n, const char *title,
 		      int built_only);
+/* audit.tsv: one line per exercise a person should look at (an audit
+ * word, or a REJECTED or SUSPICIOUS verdict); returns how many. */
+int bt_write_audit(FILE *f, const struct bt_labs *l,
+		   const struct bt_row *rows, int n);
 /* Quantile q of sorted x[0..n-1], linear between ranks. */
 double bt_quantile(const double *x, int n, double q);
 
 /* ---- the run (main.c, sched.c) ---------------------------------------- */
 
-enum bt_sandbox_mode { BT_SB_AUTO, BT_SB_REQUIRE, BT_SB_OFF };
+/* SANDBOX=require (the default; "auto" is another name for it) or off:
+ * without a sandbox nothing is graded unless it was turned off. */
+enum bt_sandbox_mode { BT_SB_REQUIRE, BT_SB_OFF };
 
 struct bt_conf {
 	char repo[BT_PATH], build[BT_PATH], objs[BT_PATH];
@@ -254,6 +319,8 @@ struct bt_conf {
 	const char *gpus[BT_MAX_GPUS];
 	int ngpus;
 	char gpu_lock[BT_MAX_GPUS][160]; /* grader/gpustate.c's lock file */
+	char gpu_uuid[BT_MAX_GPUS][96];  /* "" when not known */
+	int gpu_minor[BT_MAX_GPUS];      /* its /dev/nvidia<N>; -1 unknown */
 	const char *grader_args[BT_MAX_EXTRA];
 	int ngrader_args;
 	double build_timeout, grade_timeout;
@@ -265,8 +332,18 @@ struct bt_conf {
 	const char *slurm_args[BT_MAX_EXTRA];
 	int nslurm_args;
 
+	/* the sandbox's settings (SANDBOX_USER, SANDBOX_NPROC, SANDBOX_MEM,
+	 * SANDBOX_CGROUP) and, for tests, where the GPU nodes are */
+	const char *sandbox_user;
+	const char *nproc_opt, *mem_opt; /* as given (for Slurm's nodes) */
+	long nproc;
+	long long mem;
+	char cgroup[BT_PATH];
+	const char *devdir, *nvproc;
+
 	/* resolved at start */
-	char make[BT_PATH], bwrap[BT_PATH];
+	char make[BT_PATH], bwrap[BT_PATH], self[BT_PATH];
+	char work[BT_PATH];        /* where the batch's scratch folders go */
 	/* The prebuilt objects every submission links: make is told they are
 	 * up to date (-o), so a source touched since never sends a
 	 * submission's build into the read-only build folder. */
@@ -274,12 +351,17 @@ struct bt_conf {
 	int nprebuilt;
 	int sandboxed;
 	char unsandboxed_why[256];
+	enum bt_box_kind box_kind;
+	long box_uid, box_gid;     /* the sandbox account; -1: the batch's */
+	char box_desc[768];        /* what the sandbox is, in words */
 	struct bt_labs labs;
 };
 
-/* The sandbox a submission's commands run in (scratch: its folder). */
+/* The sandbox a submission's commands run in (scratch: its folder, made
+ * here and given to the sandbox account); gpu: the index in c->gpus of
+ * the GPU it may use, -1 for none. */
 void bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
-		 const char *cuda_visible, struct bt_box *b);
+		 struct bt_box *b);
 /* Grade subs[0..n-1] (those not skipped); 0 all finished, 1 some failed,
  * 130 interrupted. */
 int bt_schedule(struct bt_conf *c, struct bt_sub *subs, int n);
@@ -287,11 +369,13 @@ int bt_schedule(struct bt_conf *c, struct bt_sub *subs, int n);
 int bt_sub_done(const struct bt_sub *s);
 /* Run a command to its end: its exit code (128 + signal; 124 when it ran
  * past timeout_s and was killed) in *status; -1 if it could not start.
- * Output to out_path, errors to err_path (NULL: to out_path too).
- * fsize: RLIMIT_FSIZE for it (-1: none). */
+ * Output to out_path, errors to err_path (NULL: to out_path too; out_path
+ * BT_STDIO: this process's own). fsize: RLIMIT_FSIZE for it (-1: none). */
+#define BT_STDIO ""
 int bt_run(struct bt_args *a, const char *out_path, const char *err_path,
 	   double timeout_s, long fsize, const char *cuda_visible, int *status);
-/* Rebuild gradebook.csv, verdicts.csv and summary.txt from students/. */
+/* Rebuild gradebook.csv, verdicts.csv, summary.txt and audit.tsv from
+ * students/. */
 int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet);
 
 /* ---- Slurm (slurm.c) ------------------------------------------------ */

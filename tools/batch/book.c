@@ -9,6 +9,13 @@
  *   verdicts.csv    student, verdict per exercise (MISSING: no file), status
  *   summary.txt     totals' distribution, points and verdicts per
  *                   exercise, the most common verdicts other than PASS
+ *   audit.tsv       for a person to read: each exercise whose results.tsv
+ *                   has audit words (the grader's last column, e.g.
+ *                   inline-ptx,streams; "-" or absent in older runs: none)
+ *                   or whose verdict is REJECTED or SUSPICIOUS
+ *
+ * A submission graded without a sandbox (SANDBOX=off) says UNSANDBOXED in
+ * the gradebook's status column and in the summary.
  */
 #include "batch.h"
 
@@ -22,7 +29,7 @@
 /* Column index of name in a tab-separated header line; -1 if absent. */
 static int column(const char *header, const char *name)
 {
-	char buf[1024], *save = NULL;
+	char buf[4096], *save = NULL;
 	int k = 0;
 
 	bt_fmt(buf, sizeof(buf), "%s", header);
@@ -62,7 +69,7 @@ int bt_read_tsv(const char *text, const struct bt_labs *l,
 		const int *missing, struct bt_row *row)
 {
 	char *copy = strdup(text), *line, *save = NULL, *f[64];
-	int cl, ce, cv, cp, cm, rows = 0;
+	int cl, ce, cv, cp, cm, ca, rows = 0;
 
 	memset(row->cell, 0, sizeof(row->cell));
 	memset(row->have, 0, sizeof(row->have));
@@ -77,6 +84,7 @@ int bt_read_tsv(const char *text, const struct bt_labs *l,
 	cv = column(line, "verdict");
 	cp = column(line, "points");
 	cm = column(line, "max_points");
+	ca = column(line, "audit"); /* absent before the grader had it */
 	if (cl < 0 || ce < 0 || cv < 0 || cp < 0 || cm < 0)
 		goto out;
 	while ((line = strtok_r(NULL, "\n", &save))) {
@@ -93,6 +101,8 @@ int bt_read_tsv(const char *text, const struct bt_labs *l,
 			 missing && missing[i] ? "MISSING" : f[cv]);
 		cell->points = atof(f[cp]);
 		cell->max = atof(f[cm]);
+		bt_fmt(cell->audit, sizeof(cell->audit), "%s",
+		       ca >= 0 && n > ca && *f[ca] ? f[ca] : "-");
 		row->have[i] = 1;
 		row->total += cell->points;
 		row->max += cell->max;
@@ -185,7 +195,8 @@ void bt_write_gradebook(FILE *f, const struct bt_labs *l,
 			fprintf(f, ",%g,%g", row->total, row->max);
 		else if (!verdicts)
 			fputs(",,", f);
-		fprintf(f, ",%s\n", row->graded ? "graded" : "not graded");
+		fprintf(f, ",%s\n", !row->graded ? "not graded" :
+			row->sandboxed ? "graded" : "graded UNSANDBOXED");
 	}
 }
 
@@ -388,7 +399,8 @@ void bt_write_summary(FILE *f, const struct bt_labs *l,
 	fprintf(f, "%d submission%s: %d graded, %d not graded\n", n,
 		n == 1 ? "" : "s", graded, n - graded);
 	if (unboxed)
-		fprintf(f, "WARNING: %d submission%s graded WITHOUT a sandbox\n",
+		fprintf(f, "WARNING: UNSANDBOXED: %d submission%s graded WITHOUT "
+			   "a sandbox (SANDBOX=off)\n",
 			unboxed, unboxed == 1 ? " was" : "s were");
 	else if (graded)
 		fprintf(f, "Every submission was built and run in the sandbox "
@@ -434,6 +446,37 @@ void bt_write_summary(FILE *f, const struct bt_labs *l,
 	free(vc);
 }
 
+/* ---- the audit list ------------------------------------------------- */
+
+/* Should a person look at this exercise's code? */
+static int to_audit(const struct bt_cell *c)
+{
+	return strcmp(c->audit, "-") || !strcmp(c->verdict, "REJECTED") ||
+	       !strcmp(c->verdict, "SUSPICIOUS");
+}
+
+int bt_write_audit(FILE *f, const struct bt_labs *l,
+		   const struct bt_row *rows, int n)
+{
+	int k = 0;
+
+	fputs("student\texercise\tverdict\taudit\n", f);
+	for (int r = 0; r < n; r++) {
+		if (!rows[r].graded)
+			continue;
+		for (int i = 0; i < l->n; i++) {
+			const struct bt_cell *c = &rows[r].cell[i];
+
+			if (!l->ex[i].selected || !rows[r].have[i] || !to_audit(c))
+				continue;
+			fprintf(f, "%s\t%s/%s\t%s\t%s\n", rows[r].id,
+				l->ex[i].lab, l->ex[i].name, c->verdict, c->audit);
+			k++;
+		}
+	}
+	return k;
+}
+
 /* ---- merging --------------------------------------------------------- */
 
 static int write_with(const char *path, const struct bt_labs *l,
@@ -447,7 +490,9 @@ static int write_with(const char *path, const struct bt_labs *l,
 
 	if (!m)
 		return -1;
-	if (kind == 2)
+	if (kind == 3)
+		bt_write_audit(m, l, rows, n);
+	else if (kind == 2)
 		bt_write_summary(m, l, rows, n, title, built_only);
 	else
 		bt_write_gradebook(m, l, rows, n, kind);
@@ -480,12 +525,22 @@ int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet)
 	rc |= write_with(path, &c->labs, rows, n, 1, title, c->build_only);
 	bt_fmt(path, sizeof(path), "%s/summary.txt", c->out);
 	rc |= write_with(path, &c->labs, rows, n, 2, title, c->build_only);
+	bt_fmt(path, sizeof(path), "%s/audit.tsv", c->out);
+	rc |= write_with(path, &c->labs, rows, n, 3, title, c->build_only);
 	if (!quiet) {
+		FILE *null = fopen("/dev/null", "w");
+		int audit = null ? bt_write_audit(null, &c->labs, rows, n) : 0;
+
+		if (null)
+			fclose(null);
 		printf("\n");
 		bt_write_summary(stdout, &c->labs, rows, n, title,
 				 c->build_only);
 		printf("\ngradebook: %s/gradebook.csv (verdicts.csv, summary.txt, "
 		       "students/<id>/report.txt beside it)\n", c->out);
+		printf("audit: %d exercise%s for a person to look at (audit "
+		       "words, REJECTED, SUSPICIOUS): %s/audit.tsv\n", audit,
+		       audit == 1 ? "" : "s", c->out);
 	}
 	free(rows);
 	if (rc)

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Prototypes from sched.c: running a command to the end. */
 /* Seconds allowed to list or extract one archive. */
@@ -508,11 +509,11 @@ static void first_line(const char *path, char *out, size_t n)
 
 static int list_archive(struct bt_sub *s, const struct bt_labs *l,
 			const char *tool, const char *scratch,
-			const struct bt_box *box)
+			const char *archive, const struct bt_box *box)
 {
 	char out[BT_PATH], err[BT_PATH], why[256], msg[200], *text, *save = NULL;
-	const char *tar[] = { tool, "-tf", s->path, NULL };
-	const char *zip[] = { tool, "-Z1", s->path, NULL };
+	const char *tar[] = { tool, "-tf", archive, NULL };
+	const char *zip[] = { tool, "-Z1", archive, NULL };
 	int count = 0;
 
 	bt_fmt(out, sizeof(out), "%s/listing.txt", scratch);
@@ -550,7 +551,8 @@ static int list_archive(struct bt_sub *s, const struct bt_labs *l,
 /* Extract the chosen members into stage; what fails is noted later. */
 static void extract_chosen(struct bt_sub *s, const struct bt_labs *l,
 			   const char *tool, const char *scratch,
-			   const char *stage, const struct bt_box *box)
+			   const char *archive, const char *stage,
+			   const struct bt_box *box)
 {
 	const char *cmd[BT_MAX_EX + 16];
 	char out[BT_PATH];
@@ -560,10 +562,10 @@ static void extract_chosen(struct bt_sub *s, const struct bt_labs *l,
 	if (s->kind == BT_ZIP) {
 		cmd[k++] = "-qq";
 		cmd[k++] = "-o";
-		cmd[k++] = s->path;
+		cmd[k++] = archive;
 	} else {
 		cmd[k++] = "-xf";
-		cmd[k++] = s->path;
+		cmd[k++] = archive;
 		cmd[k++] = "-C";
 		cmd[k++] = stage;
 		cmd[k++] = "--no-same-owner";
@@ -585,8 +587,9 @@ static void extract_chosen(struct bt_sub *s, const struct bt_labs *l,
 
 /* ---- taking the files --------------------------------------------- */
 
+/* stage: where src was extracted by the sandbox (NULL: a folder). */
 static int take(struct bt_sub *s, const struct bt_labs *l, int i,
-		const char *src, const char *dest)
+		const char *src, const char *stage, const char *dest)
 {
 	char dir[BT_PATH], to[BT_PATH];
 	struct stat st;
@@ -601,6 +604,10 @@ static int take(struct bt_sub *s, const struct bt_labs *l, int i,
 	}
 	if (!S_ISREG(st.st_mode)) {
 		bt_note(s, s->from[i], "not a regular file");
+		return -1;
+	}
+	if (stage && !bt_inside_regular(src, stage)) {
+		bt_note(s, s->from[i], "extracted through a link: never followed");
 		return -1;
 	}
 	if (st.st_size > BT_MAX_FILE_BYTES) {
@@ -641,8 +648,7 @@ static unsigned long long fingerprint(const struct bt_sub *s,
 int bt_collect(struct bt_sub *s, const struct bt_labs *l, const char *dest,
 	       const char *stage, const struct bt_box *box)
 {
-	char scratch[BT_PATH], tool[BT_PATH], *slash;
-	struct bt_box abox;
+	char scratch[BT_PATH], tool[BT_PATH], archive[BT_PATH], *slash;
 	struct stat st;
 	int count = 0;
 
@@ -663,18 +669,21 @@ int bt_collect(struct bt_sub *s, const struct bt_labs *l, const char *dest,
 			    sizeof(tool))) {
 		bt_fmt(s->error, sizeof(s->error), "%s is not installed on "
 			 "the grading machine", s->kind == BT_ZIP ? "unzip" : "tar");
+	} else if (bt_fmt(archive, sizeof(archive), "%s/archive", scratch),
+		   bt_copy_file(s->path, archive, BT_MAX_ARCHIVE_BYTES) < 0) {
+		bt_fmt(s->error, sizeof(s->error), "the archive could not be "
+			 "read: %s", strerror(errno));
 	} else {
-		if (box && box->bwrap) {
-			/* The archive, read-only, is all the box adds. */
-			abox = *box;
-			if (abox.nro < (int)(sizeof(abox.ro) / sizeof(abox.ro[0])))
-				abox.ro[abox.nro++] = s->path;
-			box = &abox;
-		} else {
+		/* A copy in the scratch folder, which the sandbox sees
+		 * (the submissions folder it does not); the sandbox
+		 * account extracts into stage. */
+		if (!box || !box->bwrap)
 			box = NULL;
-		}
-		if (!list_archive(s, l, tool, scratch, box))
-			extract_chosen(s, l, tool, scratch, stage, box);
+		else if (box->uid >= 0)
+			(void)!chown(stage, (uid_t)box->uid, (gid_t)box->gid);
+		if (!list_archive(s, l, tool, scratch, archive, box))
+			extract_chosen(s, l, tool, scratch, archive, stage, box);
+		remove(archive);
 	}
 	for (int i = 0; i < l->n; i++) {
 		char src[BT_PATH];
@@ -683,7 +692,7 @@ int bt_collect(struct bt_sub *s, const struct bt_labs *l, const char *dest,
 			continue;
 		bt_fmt(src, sizeof(src), "%s/%s",
 			 s->kind == BT_DIR ? s->path : stage, s->from[i]);
-		if (take(s, l, i, src, dest))
+		if (take(s, l, i, src, s->kind == BT_DIR ? NULL : stage, dest))
 			s->from[i][0] = '\0';
 		else
 			s->ntaken++;

@@ -6,6 +6,14 @@
  *   batch ... --merge                                  gradebook only
  *   batch ... --slurm-script [--chunk N ...]           Slurm job array
  *   batch ... --exec STUDENT -- CMD [ARGS]             CMD in its sandbox
+ *   batch --sandbox-exec --scratch DIR ... -- CMD       CMD in a sandbox
+ *   batch --take-json FROM TO                          a results.json out
+ *
+ * --sandbox-exec runs one command in the sandbox every grading runs in,
+ * writable folder DIR: the Gradescope autograder builds and grades in it,
+ * and the tests run hostile programs in it (the test hook). --take-json
+ * copies a results.json that sandboxed code wrote to where only the
+ * outside may write, checked (bt_take_json()).
  *
  * Run it through make (make batch, make slurm-script): make builds the
  * grader, the labs' own objects and the harness first, once, outside any
@@ -13,8 +21,8 @@
  * from the instructor's side.
  *
  * Exit status: 0 every submission graded, 1 some could not be (see
- * failed/), 2 nothing was graded (bad arguments, no GPU, no sandbox with
- * --sandbox require), 130 interrupted (run it again to resume).
+ * failed/), 2 nothing was graded (bad arguments, no GPU, no sandbox and
+ * not --sandbox off), 130 interrupted (run it again to resume).
  */
 #include "batch.h"
 #include "../../grader/proc.h"
@@ -22,6 +30,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +41,10 @@
 struct cli {
 	struct bt_conf c;
 	const char *repo, *build, *objs, *grader, *devinfo, *cuda, *subs;
-	const char *out, *course, *manifest, *exec_id;
+	const char *out, *course, *manifest, *exec_id, *scratch;
+	char scratch_abs[BT_PATH];
 	char **exec_argv;
-	int merge, slurm, task_given;
+	int merge, slurm, task_given, sandbox_exec;
 	char gpus_buf[1024];
 };
 
@@ -43,7 +53,8 @@ static int usage(void)
 	fprintf(stderr,
 "usage: batch --submissions DIR [--out DIR] [--lab LAB] [--build-only]\n"
 "             [--jobs N] [--gpus 0,1,...] [--seed N] [--timeout-cap S]\n"
-"             [--course FILE] [--grader-arg ARG]... [--sandbox auto|require|off]\n"
+"             [--course FILE] [--grader-arg ARG]... [--sandbox require|off]\n"
+"             [--sandbox-user NAME] [--nproc N] [--mem SIZE] [--cgroup DIR]\n"
 "             [--repo DIR] [--build DIR] [--objs DIR] [--sm LIST] [--cuda DIR]\n"
 "             [--grader PATH] [--devinfo PATH]\n"
 "             [--build-timeout S] [--grade-timeout S]\n"
@@ -52,8 +63,72 @@ static int usage(void)
 "       batch ... --slurm-script [--chunk N] [--partition P] [--time T]\n"
 "                 [--cpus N] [--slurm-arg '#SBATCH option']...\n"
 "       batch ... --exec STUDENT -- COMMAND [ARGS]  run in STUDENT's sandbox\n"
+"       batch --sandbox-exec --scratch DIR [--gpus G] [--build-only] [options]\n"
+"             -- COMMAND [ARGS]   run in a sandbox whose writable folder is DIR\n"
+"             (test hooks: --dev-dir DIR --nvidia-proc DIR, a fake GPU layout)\n"
+"       batch --take-json FROM TO     copy a sandbox's results.json out, checked\n"
 "Run it through make batch / make slurm-script: docs/batch-grading.md.\n");
 	return 2;
+}
+
+/* "16G", "512M", "64K" or bytes; -1 if it is none of these. */
+static long long parse_size(const char *v)
+{
+	char *end;
+	long long n = strtoll(v, &end, 10);
+
+	if (end == v || n < 0)
+		return -1;
+	switch (*end) {
+	case 'G': case 'g':
+		n <<= 10;
+		/* fall through */
+	case 'M': case 'm':
+		n <<= 10;
+		/* fall through */
+	case 'K': case 'k':
+		n <<= 10;
+		end++;
+		break;
+	}
+	return *end ? -1 : n;
+}
+
+static int parse_sandbox(struct bt_conf *c, const char *a, const char *v)
+{
+	if (!strcmp(a, "--sandbox")) {
+		/* auto was the old default, which fell back to no sandbox:
+		 * now it means require, like everything but off. */
+		if (!strcmp(v, "auto") || !strcmp(v, "require"))
+			c->sandbox = BT_SB_REQUIRE;
+		else if (!strcmp(v, "off"))
+			c->sandbox = BT_SB_OFF;
+		else
+			return -1;
+	} else if (!strcmp(a, "--sandbox-user")) {
+		c->sandbox_user = *v ? v : NULL;
+	} else if (!strcmp(a, "--nproc")) {
+		c->nproc_opt = *v ? v : NULL;
+		c->nproc = *v ? atol(v) : 0;
+		if (*v && c->nproc <= 0)
+			return -1;
+	} else if (!strcmp(a, "--mem")) {
+		c->mem_opt = *v ? v : NULL;
+		c->mem = *v ? parse_size(v) : 0;
+		if (c->mem < 0)
+			return -1;
+	} else if (!strcmp(a, "--cgroup")) {
+		if (*v && *v != '/')
+			return -1; /* an absolute path: Slurm's nodes too */
+		bt_fmt(c->cgroup, sizeof(c->cgroup), "%s", v);
+	} else if (!strcmp(a, "--dev-dir")) {
+		c->devdir = v;
+	} else if (!strcmp(a, "--nvidia-proc")) {
+		c->nvproc = v;
+	} else {
+		return 1;
+	}
+	return 0;
 }
 
 static int parse(int argc, char **argv, struct cli *k)
@@ -70,6 +145,8 @@ static int parse(int argc, char **argv, struct cli *k)
 			k->merge = 1;
 		else if (!strcmp(a, "--slurm-script"))
 			k->slurm = 1;
+		else if (!strcmp(a, "--sandbox-exec"))
+			k->sandbox_exec = 1;
 		else if (!strcmp(a, "--")) {
 			k->exec_argv = argv + i + 1;
 			break;
@@ -80,6 +157,11 @@ static int parse(int argc, char **argv, struct cli *k)
 		if (!v)
 			return -1;
 		i++;
+		flag = parse_sandbox(c, a, v);
+		if (flag < 0)
+			return -1;
+		if (!flag)
+			continue;
 		if (!strcmp(a, "--submissions"))
 			k->subs = v;
 		else if (!strcmp(a, "--out"))
@@ -129,22 +211,17 @@ static int parse(int argc, char **argv, struct cli *k)
 			c->cpus = v;
 		else if (!strcmp(a, "--exec"))
 			k->exec_id = v;
-		else if (!strcmp(a, "--sandbox")) {
-			if (!strcmp(v, "auto"))
-				c->sandbox = BT_SB_AUTO;
-			else if (!strcmp(v, "require"))
-				c->sandbox = BT_SB_REQUIRE;
-			else if (!strcmp(v, "off"))
-				c->sandbox = BT_SB_OFF;
-			else
-				return -1;
-		} else if (!strcmp(a, "--grader-arg") && c->ngrader_args < BT_MAX_EXTRA)
+		else if (!strcmp(a, "--scratch"))
+			k->scratch = v;
+		else if (!strcmp(a, "--grader-arg") && c->ngrader_args < BT_MAX_EXTRA)
 			c->grader_args[c->ngrader_args++] = v;
 		else if (!strcmp(a, "--slurm-arg") && c->nslurm_args < BT_MAX_EXTRA)
 			c->slurm_args[c->nslurm_args++] = v;
 		else
 			return -1;
 	}
+	if (k->sandbox_exec)
+		return k->scratch && k->exec_argv && *k->exec_argv ? 0 : -1;
 	if (!k->subs || (k->exec_id && !k->exec_argv) || c->chunk < 0 ||
 	    c->jobs < 0 || (k->task_given && (!k->manifest || c->task < 0)))
 		return -1;
@@ -284,27 +361,18 @@ static int out_overlaps(const struct bt_conf *c, const char *out)
 	return 1;
 }
 
-static int resolve(struct cli *k)
+/* The submissions and the output folder (OUT/work holds the scratch). */
+static int resolve_out(struct cli *k)
 {
 	struct bt_conf *c = &k->c;
 	char tmp[BT_PATH];
-	const char *env;
 
-	if (need_path("repository", k->repo ? k->repo : ".", c->repo,
-		      sizeof(c->repo)) ||
-	    need_path("build folder", k->build ? k->build : "build", c->build,
-		      sizeof(c->build)) ||
-	    need_path("submissions", k->subs, c->subs, sizeof(c->subs)))
+	if (need_path("submissions", k->subs, c->subs, sizeof(c->subs)))
 		return -1;
 	if (!bt_is_dir(c->subs)) {
 		fprintf(stderr, "batch: %s is not a folder of submissions\n", c->subs);
 		return -1;
 	}
-	if (k->cuda && bt_realpath(k->cuda, c->cuda, sizeof(c->cuda)))
-		c->cuda[0] = '\0';
-	if (k->course && need_path("course settings", k->course, c->course,
-				   sizeof(c->course)))
-		return -1;
 	if (k->out)
 		bt_fmt(tmp, sizeof(tmp), "%s", k->out);
 	else
@@ -313,11 +381,66 @@ static int resolve(struct cli *k)
 	    need_path("output folder", tmp, c->out, sizeof(c->out)) ||
 	    out_overlaps(c, c->out))
 		return -1;
-	bt_fmt(tmp, sizeof(tmp), "%s/work", c->out);
-	if (bt_mkdirs(tmp))
+	bt_fmt(c->work, sizeof(c->work), "%s/work", c->out);
+	if (bt_mkdirs(c->work))
 		return -1;
 	if (k->manifest && need_path("manifest", k->manifest, c->manifest,
 				     sizeof(c->manifest)))
+		return -1;
+	return 0;
+}
+
+/* --sandbox-exec: its scratch folder; the batch's own next to it. */
+static int resolve_scratch(struct cli *k)
+{
+	struct bt_conf *c = &k->c;
+	char *slash;
+
+	if (bt_mkdirs(k->scratch) ||
+	    need_path("scratch folder", k->scratch, k->scratch_abs,
+		      sizeof(k->scratch_abs)))
+		return -1;
+	bt_fmt(c->work, sizeof(c->work), "%s", k->scratch_abs);
+	slash = strrchr(c->work, '/');
+	if (!slash || slash == c->work) {
+		fprintf(stderr, "batch: the scratch folder must not be /\n");
+		return -1;
+	}
+	*slash = '\0';
+	return 0;
+}
+
+/* The sandbox's limits: SANDBOX_NPROC, SANDBOX_MEM (default: half the
+ * machine's memory, at most BT_BOX_MEM_MAX). */
+static void sandbox_defaults(struct bt_conf *c)
+{
+	long long ram = (long long)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+
+	if (!c->nproc)
+		c->nproc = BT_BOX_NPROC;
+	if (!c->mem)
+		c->mem = ram > 0 && ram / 2 < BT_BOX_MEM_MAX ?
+			 ((ram / 2) >> 30 ? (ram / 2) >> 30 : 1) << 30 :
+			 BT_BOX_MEM_MAX;
+	c->box_uid = c->box_gid = -1;
+}
+
+static int resolve(struct cli *k)
+{
+	struct bt_conf *c = &k->c;
+	const char *env;
+
+	if (need_path("repository", k->repo ? k->repo : ".", c->repo,
+		      sizeof(c->repo)) ||
+	    need_path("build folder", k->build ? k->build : "build", c->build,
+		      sizeof(c->build)))
+		return -1;
+	if (k->sandbox_exec ? resolve_scratch(k) : resolve_out(k))
+		return -1;
+	if (k->cuda && bt_realpath(k->cuda, c->cuda, sizeof(c->cuda)))
+		c->cuda[0] = '\0';
+	if (k->course && need_path("course settings", k->course, c->course,
+				   sizeof(c->course)))
 		return -1;
 	if (!c->jobs) {
 		env = getenv("SLURM_CPUS_PER_TASK");
@@ -337,11 +460,14 @@ static int resolve(struct cli *k)
 		c->time_limit = "02:00:00";
 	if (!c->cpus)
 		c->cpus = "2";
+	sandbox_defaults(c);
 	if (bt_which("make", c->make, sizeof(c->make))) {
 		fprintf(stderr, "batch: make is not on PATH\n");
 		return -1;
 	}
 	bt_which("bwrap", c->bwrap, sizeof(c->bwrap));
+	if (need_path("this program", "/proc/self/exe", c->self, sizeof(c->self)))
+		return -1;
 	return 0;
 }
 
@@ -355,7 +481,7 @@ static void own_scratch(const struct bt_conf *c, const char *name, char *out,
 	char host[64] = "";
 
 	gethostname(host, sizeof(host) - 1);
-	bt_fmt(out, n, "%s/work/.%s-%s-%ld", c->out, name, host, (long)getpid());
+	bt_fmt(out, n, "%s/.%s-%s-%ld", c->work, name, host, (long)getpid());
 }
 
 static void warn_unsandboxed(const char *why)
@@ -363,51 +489,173 @@ static void warn_unsandboxed(const char *why)
 	fprintf(stderr,
 "\n"
 "**********************************************************************\n"
-"*  WARNING: STUDENT CODE WILL RUN WITHOUT A SANDBOX                  *\n"
+"*  WARNING: STUDENT CODE WILL RUN WITHOUT A SANDBOX (UNSANDBOXED)    *\n"
 "*  %-66s*\n"
-"*  Each submission can read the others, use the network and write    *\n"
-"*  wherever this user can. Install bubblewrap (Debian/Ubuntu:        *\n"
-"*  apt-get install bubblewrap), or pass SANDBOX=require to refuse    *\n"
-"*  to grade without it.                                              *\n"
+"*  Each submission can read the others and the solutions, use the   *\n"
+"*  network, start processes without limit and write wherever this   *\n"
+"*  user can, results included. The gradebook and every report say   *\n"
+"*  UNSANDBOXED. Leave SANDBOX unset to grade in the sandbox.         *\n"
 "**********************************************************************\n"
 "\n", why);
 }
 
-static int setup_sandbox(struct bt_conf *c)
+/* Why there is no sandbox, and what to do about it; nothing is graded. */
+static void no_sandbox(const char *why, int missing)
+{
+	fprintf(stderr, "batch: cannot make a sandbox: %s\n"
+		"batch: nothing was graded: student code runs only in a sandbox.\n",
+		why);
+	if (missing)
+		fprintf(stderr,
+"  Install bubblewrap: apt-get install bubblewrap (Debian, Ubuntu),\n"
+"  dnf install bubblewrap (Fedora, RHEL).\n");
+	else
+		fprintf(stderr,
+"  bubblewrap could not make its namespaces. As a normal user it needs\n"
+"  unprivileged user namespaces; to enable them (as root):\n"
+"    sysctl -w user.max_user_namespaces=15000          (where it is 0)\n"
+"    sysctl -w kernel.unprivileged_userns_clone=1      (Debian 10 and older)\n"
+"    sysctl -w kernel.apparmor_restrict_unprivileged_userns=0  (Ubuntu >= 23.10,\n"
+"      or give bwrap an AppArmor profile that allows them)\n"
+"  Or run the batch as root: it then needs no user namespace, and student\n"
+"  code runs as SANDBOX_USER (default nobody). In a container, the container\n"
+"  must allow namespaces (Docker's default seccomp profile does not).\n"
+"  docs/batch-grading.md, section 6, says what each way needs.\n");
+	fprintf(stderr,
+"  To grade WITHOUT a sandbox anyway, at your own risk: SANDBOX=off (each\n"
+"  submission can then read the others, use the network and write wherever\n"
+"  this user can).\n");
+}
+
+/* The account sandboxes run as when the batch is root. */
+static int sandbox_account(struct bt_conf *c)
+{
+	const char *name = c->sandbox_user ? c->sandbox_user : "nobody";
+	struct passwd *pw = getpwnam(name);
+
+	if (pw) {
+		c->box_uid = pw->pw_uid;
+		c->box_gid = pw->pw_gid;
+	} else if (name[0] >= '0' && name[0] <= '9') {
+		c->box_uid = c->box_gid = atol(name);
+	} else {
+		fprintf(stderr, "batch: SANDBOX_USER=%s: no such account\n", name);
+		return -1;
+	}
+	if (c->box_uid == 0 || c->box_gid == 0) {
+		fprintf(stderr, "batch: SANDBOX_USER=%s is root: student code "
+				"never runs as root\n", name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Can a sandbox of this kind be made? 1 yes; 0 with why. */
+static int try_box(struct bt_conf *c, enum bt_box_kind kind, char *why,
+		   size_t n)
 {
 	char scratch[BT_PATH];
 	struct bt_box b;
+	int ok;
 
+	own_scratch(c, "probe", scratch, sizeof(scratch));
+	bt_rmtree(scratch);
+	if (bt_mkdirs(scratch)) {
+		bt_fmt(why, n, "cannot make %s", scratch);
+		return 0;
+	}
+	c->box_kind = kind;
+	bt_conf_box(c, scratch, -1, &b);
+	ok = bt_box_probe(&b, why, n);
+	bt_rmtree(scratch);
+	return ok;
+}
+
+static void fmt_size(char *out, size_t n, long long bytes)
+{
+	if (bytes >= 1LL << 30 && !(bytes % (1LL << 30)))
+		bt_fmt(out, n, "%lld GiB", bytes >> 30);
+	else
+		bt_fmt(out, n, "%lld MiB", bytes >> 20);
+}
+
+/* What the sandbox is, for the batch's log and each student's meta. */
+static void describe(struct bt_conf *c, const char *no_userns)
+{
+	char who[160], mem[32];
+	size_t o;
+
+	fmt_size(mem, sizeof(mem), c->mem);
+	if (c->box_uid >= 0)
+		bt_fmt(who, sizeof(who), "the account %s (uid %ld)",
+		       c->sandbox_user ? c->sandbox_user : "nobody", c->box_uid);
+	else
+		bt_fmt(who, sizeof(who), "this user (uid %ld)", (long)getuid());
+	if (c->box_kind == BT_BOX_USERNS)
+		o = bt_fmt(c->box_desc, sizeof(c->box_desc), "bubblewrap, a user "
+			   "namespace: uid %d inside, %s outside", BT_BOX_ID, who);
+	else
+		o = bt_fmt(c->box_desc, sizeof(c->box_desc), "bubblewrap as root, "
+			   "no user namespace (%s): student code runs as %s",
+			   no_userns, who);
+	if (o >= sizeof(c->box_desc))
+		return;
+	if (c->cgroup[0])
+		bt_fmt(c->box_desc + o, sizeof(c->box_desc) - o, "; a cgroup of "
+		       "its own under %s: at most %ld processes (pids.max) and %s "
+		       "of memory (memory.max)", c->cgroup, c->nproc, mem);
+	else
+		bt_fmt(c->box_desc + o, sizeof(c->box_desc) - o, "; at most %ld "
+		       "processes %s (RLIMIT_NPROC), %s of data per process "
+		       "(RLIMIT_DATA)", c->nproc, c->box_kind == BT_BOX_USERNS ?
+		       "per sandbox" : "for all the sandboxes of the account at "
+		       "once", mem);
+}
+
+/*
+ * The sandbox every command of the batch runs in: required unless turned
+ * off. boxes: how many may run at once (without a user namespace the
+ * process limit counts them all together).
+ */
+static int setup_sandbox(struct bt_conf *c, int boxes)
+{
+	char why[256] = "", why_ns[512] = "";
+
+	c->sandboxed = 0;
 	if (c->sandbox == BT_SB_OFF) {
 		bt_fmt(c->unsandboxed_why, sizeof(c->unsandboxed_why),
 			 "the sandbox was turned off (SANDBOX=off)");
-		c->sandboxed = 0;
 		warn_unsandboxed(c->unsandboxed_why);
 		return 0;
 	}
-	own_scratch(c, "probe", scratch, sizeof(scratch));
-	bt_rmtree(scratch);
-	bt_mkdirs(scratch);
+	if (!c->bwrap[0]) {
+		no_sandbox("bubblewrap (bwrap) is not installed", 1);
+		return -1;
+	}
+	if (c->cgroup[0] && !bt_cgroup_usable(c->cgroup, why, sizeof(why))) {
+		fprintf(stderr, "batch: SANDBOX_CGROUP: %s\n", why);
+		return -1;
+	}
+	if (geteuid() == 0 && sandbox_account(c))
+		return -1;
 	c->sandboxed = 1;
-	if (!c->bwrap[0])
-		c->sandboxed = 0;
-	bt_conf_box(c, scratch, 0, NULL, &b);
-	if (!c->sandboxed || !bt_box_probe(&b, c->unsandboxed_why,
-					   sizeof(c->unsandboxed_why))) {
-		if (!c->bwrap[0])
-			bt_fmt(c->unsandboxed_why, sizeof(c->unsandboxed_why),
-				 "bubblewrap (bwrap) is not installed");
-		c->sandboxed = 0;
-		bt_rmtree(scratch);
-		if (c->sandbox == BT_SB_REQUIRE) {
-			fprintf(stderr, "batch: no sandbox: %s; nothing graded "
-					"(SANDBOX=require)\n", c->unsandboxed_why);
+	if (!try_box(c, BT_BOX_USERNS, why_ns, sizeof(why_ns))) {
+		if (geteuid() != 0 || !try_box(c, BT_BOX_SETUID, why, sizeof(why))) {
+			c->sandboxed = 0;
+			if (geteuid() == 0)
+				bt_fmt(why_ns + strlen(why_ns), sizeof(why_ns) -
+				       strlen(why_ns), "; and as root without a "
+				       "user namespace: %s", why);
+			no_sandbox(why_ns, 0);
 			return -1;
 		}
-		warn_unsandboxed(c->unsandboxed_why);
-		return 0;
+		/* The kernel counts the account's processes over the
+		 * machine: room for every sandbox at once. */
+		if (!c->cgroup[0])
+			c->nproc *= boxes > 0 ? boxes : 1;
 	}
-	bt_rmtree(scratch);
+	describe(c, why_ns);
+	fprintf(stderr, "batch: sandbox: %s\n", c->box_desc);
 	return 0;
 }
 
@@ -459,51 +707,90 @@ static int find_gpus(struct cli *k)
 	return split_gpus(k, k->gpus_buf);
 }
 
-/*
- * The file grader/gpustate.c locks for each GPU: <WB_LOCK_DIR or
- * /tmp>/cuda-workbook-gpu-<its UUID>.lock, the UUID from nvidia-smi (as
- * NVML gives it to the grader); "cuda<N>" where there is none.
- */
-static void gpu_locks(struct bt_conf *c)
+/* nvidia-smi's "index, uuid" lines (NULL without nvidia-smi). */
+static char *smi_uuids(struct bt_conf *c)
 {
-	const char *dir = getenv("WB_LOCK_DIR");
 	char smi[BT_PATH], out[BT_PATH], *text = NULL;
 	struct bt_args a;
 	int status = -1;
 
-	if (!bt_which("nvidia-smi", smi, sizeof(smi))) {
-		own_scratch(c, "nvidia-smi.uuid", out, sizeof(out));
-		bt_args_init(&a);
-		bt_args_add(&a, smi);
-		bt_args_add(&a, "--query-gpu=index,uuid");
-		bt_args_add(&a, "--format=csv,noheader");
-		if (!bt_run(&a, out, NULL, 60, -1, NULL, &status) && !status)
-			text = bt_read(out, 1 << 16);
-		bt_args_free(&a);
-		remove(out);
-	}
-	for (int g = 0; g < c->ngpus; g++) {
-		char key[128], want[32], *at;
+	if (bt_which("nvidia-smi", smi, sizeof(smi)))
+		return NULL;
+	own_scratch(c, "nvidia-smi.uuid", out, sizeof(out));
+	bt_args_init(&a);
+	bt_args_add(&a, smi);
+	bt_args_add(&a, "--query-gpu=index,uuid");
+	bt_args_add(&a, "--format=csv,noheader");
+	if (!bt_run(&a, out, NULL, 60, -1, NULL, &status) && !status)
+		text = bt_read(out, 1 << 16);
+	bt_args_free(&a);
+	remove(out);
+	return text;
+}
 
-		bt_fmt(key, sizeof(key), "cuda%s", c->gpus[g]);
-		if (!strncmp(c->gpus[g], "GPU-", 4) || !strncmp(c->gpus[g], "MIG-", 4))
-			bt_fmt(key, sizeof(key), "%s", c->gpus[g]);
-		bt_fmt(want, sizeof(want), "%s, ", c->gpus[g]);
-		for (at = text; at && (at = strstr(at, want)); at++)
-			if (at == text || at[-1] == '\n') {
-				bt_fmt(key, sizeof(key), "%.*s",
-				       (int)strcspn(at + strlen(want), "\n"),
-				       at + strlen(want));
-				break;
-			}
+/* GPU g's UUID: itself, or nvidia-smi's for its index. */
+static void gpu_uuid(struct bt_conf *c, int g, const char *smi)
+{
+	char want[32];
+
+	c->gpu_uuid[g][0] = '\0';
+	if (!strncmp(c->gpus[g], "GPU-", 4)) {
+		bt_fmt(c->gpu_uuid[g], sizeof(c->gpu_uuid[g]), "%s", c->gpus[g]);
+		return;
+	}
+	bt_fmt(want, sizeof(want), "%s, ", c->gpus[g]);
+	for (const char *at = smi; at && (at = strstr(at, want)); at++)
+		if (at == smi || at[-1] == '\n') {
+			at += strlen(want);
+			bt_fmt(c->gpu_uuid[g], sizeof(c->gpu_uuid[g]), "%.*s",
+			       (int)strcspn(at, " \r\n"), at);
+			return;
+		}
+}
+
+/*
+ * For each GPU: its UUID; the file grader/gpustate.c locks for it, <WB_LOCK_DIR
+ * or /tmp>/cuda-workbook-gpu-<UUID>.lock ("cuda<N>" without one); and its
+ * /dev/nvidia<N> (from the driver's /proc/driver/nvidia/gpus/<bus>/information),
+ * the only GPU node its sandbox gets. Where that cannot be told, every node,
+ * and the log says so.
+ */
+static void gpu_info(struct bt_conf *c)
+{
+	const char *dir = getenv("WB_LOCK_DIR");
+	const char *proc = c->nvproc ? c->nvproc : "/proc/driver/nvidia/gpus";
+	char *smi = c->build_only ? NULL : smi_uuids(c);
+
+	for (int g = 0; g < c->ngpus; g++) {
+		char key[128];
+
+		gpu_uuid(c, g, smi);
+		bt_fmt(key, sizeof(key), "%s", c->gpu_uuid[g][0] ?
+		       c->gpu_uuid[g] : c->gpus[g]);
+		if (!c->gpu_uuid[g][0] && strncmp(key, "MIG-", 4))
+			bt_fmt(key, sizeof(key), "cuda%s", c->gpus[g]);
 		for (char *p = key; *p; p++)
 			if (!(*p >= '0' && *p <= '9') && !(*p >= 'a' && *p <= 'z') &&
 			    !(*p >= 'A' && *p <= 'Z') && *p != '-')
 				*p = '_';
 		bt_fmt(c->gpu_lock[g], sizeof(c->gpu_lock[g]),
 		       "%s/cuda-workbook-gpu-%s.lock", dir && *dir ? dir : "/tmp", key);
+		c->gpu_minor[g] = bt_gpu_minor(proc, c->gpu_uuid[g]);
+		if (!c->sandboxed)
+			continue;
+		if (c->gpu_minor[g] >= 0)
+			fprintf(stderr, "batch: GPU %s (%s): its sandbox sees "
+					"/dev/nvidia%d and no other GPU's node\n",
+				c->gpus[g], c->gpu_uuid[g], c->gpu_minor[g]);
+		else
+			fprintf(stderr, "batch: GPU %s: which /dev/nvidia node is "
+					"it? %s: its sandbox sees EVERY /dev/nvidia* "
+					"node (CUDA_VISIBLE_DEVICES still picks it)\n",
+				c->gpus[g], !c->gpu_uuid[g][0] ? "no UUID for it "
+				"(nvidia-smi)" : "not in the driver's " "/proc/driver/"
+				"nvidia/gpus/*/information");
 	}
-	free(text);
+	free(smi);
 }
 
 /* devinfo --check on each GPU, outside the sandbox and then inside. */
@@ -514,18 +801,15 @@ static int check_gpus(struct bt_conf *c)
 
 	own_scratch(c, "gpucheck", scratch, sizeof(scratch));
 	bt_mkdirs(scratch);
-	bt_fmt(out, sizeof(out), "%s/devinfo.out", scratch);
+	bt_fmt(out, sizeof(out), "%s.out", scratch);
 	for (int g = 0; g < c->ngpus; g++) {
 		for (int boxed = 0; boxed < 1 + c->sandboxed; boxed++) {
 			struct bt_args a;
 			struct bt_box b;
-			char tmp[BT_PATH];
 
 			bt_args_init(&a);
-			bt_fmt(tmp, sizeof(tmp), "%s/tmp", scratch);
-			bt_mkdirs(tmp);
 			if (boxed) {
-				bt_conf_box(c, scratch, 1, c->gpus[g], &b);
+				bt_conf_box(c, scratch, g, &b);
 				bt_box_argv(&b, &a);
 			}
 			bt_args_add(&a, c->devinfo);
@@ -538,13 +822,15 @@ static int check_gpus(struct bt_conf *c)
 			text = bt_read(out, 2048);
 			fprintf(stderr, "batch: GPU %s is not usable%s: %s\n",
 				c->gpus[g], boxed ? " inside the sandbox (it works "
-				"outside: SANDBOX=off grades without one)" : "",
+				"outside)" : "",
 				text && *text ? text : "devinfo --check failed\n");
 			free(text);
+			remove(out);
 			bt_rmtree(scratch);
 			return -1;
 		}
 	}
+	remove(out);
 	bt_rmtree(scratch);
 	return 0;
 }
@@ -720,29 +1006,55 @@ static int lock_out(const struct bt_conf *c)
 
 /* ---- the modes ---------------------------------------------------------- */
 
-static int exec_in_box(struct cli *k)
+/*
+ * --exec and --sandbox-exec: one command in the sandbox whose writable
+ * folder is scratch, on the first GPU (none with --build-only), with
+ * this process's input and output; its exit status, 124 past
+ * --grade-timeout.
+ */
+static int exec_boxed(struct cli *k, const char *scratch)
 {
 	struct bt_conf *c = &k->c;
-	char scratch[BT_PATH], tmp[BT_PATH];
+	int g = -1, status = 2;
 	struct bt_args a;
 	struct bt_box b;
 
-	bt_fmt(scratch, sizeof(scratch), "%s/work/%s", c->out, k->exec_id);
-	bt_fmt(tmp, sizeof(tmp), "%s/tmp", scratch);
-	if (bt_mkdirs(tmp))
+	if (!c->build_only && !find_gpus(k))
+		fprintf(stderr, "batch: no GPU found (nvidia-smi): the command "
+				"runs without one\n");
+	if (setup_sandbox(c, 1))
 		return 2;
+	if (!c->build_only && c->ngpus) {
+		gpu_info(c);
+		g = 0;
+	}
 	bt_args_init(&a);
-	bt_conf_box(c, scratch, !c->build_only,
-		    c->build_only || !c->ngpus ? NULL : c->gpus[0], &b);
-	bt_box_argv(&b, &a);
+	if (c->sandboxed) {
+		bt_conf_box(c, scratch, g, &b);
+		bt_box_argv(&b, &a);
+	} else if (bt_mkdirs(scratch)) {
+		return 2;
+	}
 	for (char **p = k->exec_argv; *p; p++)
 		bt_args_add(&a, *p);
-	if (a.overflow || !a.n)
-		return 2;
-	fflush(NULL);
-	execv(a.v[0], a.v);
-	fprintf(stderr, "batch: cannot run %s: %s\n", a.v[0], strerror(errno));
-	return 2;
+	if (bt_run(&a, BT_STDIO, NULL, c->grade_timeout, -1,
+		   g >= 0 ? c->gpus[g] : NULL, &status)) {
+		fprintf(stderr, "batch: cannot run %s\n", a.n ? a.v[0] : "?");
+		status = 2;
+	}
+	bt_args_free(&a);
+	return status;
+}
+
+/* --take-json FROM TO */
+static int take_json(const char *from, const char *to)
+{
+	char why[512];
+
+	if (!bt_take_json(from, to, 16 << 20, why, sizeof(why)))
+		return 0;
+	fprintf(stderr, "batch: %s: %s\n", from, why);
+	return 1;
 }
 
 static int collect_all(struct bt_conf *c, struct bt_sub *s, int n)
@@ -760,7 +1072,7 @@ static int collect_all(struct bt_conf *c, struct bt_sub *s, int n)
 		bt_fmt(tmp, sizeof(tmp), "%s/tmp", w);
 		if (bt_mkdirs(tmp))
 			return -1;
-		bt_conf_box(c, w, 0, NULL, &b);
+		bt_conf_box(c, w, -1, &b);
 		bt_collect(&s[i], &c->labs, dest, stage, &b);
 		if (done_before(c, &s[i])) {
 			s[i].skipped = 1;
@@ -778,18 +1090,19 @@ static int grade(struct cli *k, struct bt_sub *subs, int n)
 	int skipped, rc;
 	double t0 = bt_now();
 
-	if (setup_sandbox(c))
+	if (!c->build_only && find_gpus(k) == 0) {
+		fprintf(stderr, "batch: no GPU found (nvidia-smi): grading "
+				"needs one; BUILD_ONLY=1 builds and checks "
+				"without running anything\n");
+		return 2;
+	}
+	/* Sandboxes at once: the builds, and a grading on each slot. */
+	if (setup_sandbox(c, c->jobs + (c->build_only ? c->jobs : c->ngpus)))
 		return 2;
 	if (!c->build_only) {
-		if (find_gpus(k) == 0) {
-			fprintf(stderr, "batch: no GPU found (nvidia-smi): grading "
-					"needs one; BUILD_ONLY=1 builds and checks "
-					"without running anything\n");
-			return 2;
-		}
+		gpu_info(c);
 		if (check_gpus(c))
 			return 2;
-		gpu_locks(c);
 	}
 	skipped = collect_all(c, subs, n);
 	if (skipped < 0)
@@ -812,7 +1125,7 @@ static int grade(struct cli *k, struct bt_sub *subs, int n)
 			done += subs[i].skipped || bt_sub_done(&subs[i]);
 		fprintf(stderr, "batch: task %d: %d of %d graded in %s%s\n",
 			c->task, done, n, fmt, c->sandboxed ? "" :
-			" (WITHOUT a sandbox)");
+			" (UNSANDBOXED: WITHOUT a sandbox)");
 		return rc;
 	}
 	if (rc != 130)
@@ -856,9 +1169,10 @@ static int run(struct cli *k, struct bt_sub *subs, int n, const char *argv0)
 		return rc < 0 ? 2 : rc;
 	}
 	if (k->exec_id) {
-		if (setup_sandbox(c) || (!c->build_only && !find_gpus(k)))
-			return 2;
-		return exec_in_box(k);
+		char scratch[BT_PATH];
+
+		bt_fmt(scratch, sizeof(scratch), "%s/%s", c->work, k->exec_id);
+		return exec_boxed(k, scratch);
 	}
 	return grade_and_merge(k, subs, n);
 }
@@ -871,6 +1185,14 @@ int main(int argc, char **argv)
 	struct bt_sub *subs;
 	int n, rc;
 
+	/* The steps of a sandbox's command line (sandbox.c), and taking a
+	 * results.json out of one: before anything else. */
+	if (argc > 1 && !strcmp(argv[1], "--box-enter"))
+		return bt_box_enter(argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "--box-init"))
+		return bt_box_init(argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "--take-json"))
+		return argc == 4 ? take_json(argv[2], argv[3]) : usage();
 	c->task = -1;
 	if (parse(argc, argv, &k))
 		return usage();
@@ -880,6 +1202,8 @@ int main(int argc, char **argv)
 		merge_settings(c);
 	else if (find_tools(&k))
 		return 2;
+	if (k.sandbox_exec)
+		return exec_boxed(&k, k.scratch_abs);
 	bt_fmt(labs, sizeof(labs), "%s/labs", c->repo);
 	if (bt_read_labs(labs, c->lab, &c->labs)) {
 		fprintf(stderr, "batch: no lab%s%s in %s\n", c->lab ? " named " : "s",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sandbox.c - the bubblewrap sandbox a submission is built and graded in.
+ * sandbox.c - the bubblewrap sandbox a submission is built and graded in,
+ * the same for make batch, the Slurm array and the Gradescope autograder.
  *
  * What the student's code sees (everything else does not exist for it):
  *
@@ -13,27 +14,62 @@
  *   the prebuilt lab objects, harness, grader and devinfo, read-only;
  *   its own scratch folder, the only place it can write (TMPDIR and HOME
  *   point there too); /tmp is empty and read-only;
- *   for GPU runs: /dev/nvidia* and /sys, read-only.
+ *   for GPU runs: /dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia-uvm-tools,
+ *   /dev/nvidia-caps and the /dev/nvidia<N> of its own GPU only (every
+ *   /dev/nvidia* node when which one is its GPU is not known), and /sys,
+ *   read-only.
  *
- * It has no network (a network namespace with only a loopback of its
- * own), its own process, IPC and host-name namespaces, no capabilities
- * when the batch runs as root, and it dies with the batch. The batch's
- * output folder and the submissions folder are covered by empty tmpfs
- * mounts too, in case they lie inside one of the paths above.
+ * It is never root: in a user namespace it is uid and gid 65534, and
+ * outside the batch's own user or, when the batch runs as root, the
+ * sandbox account (SANDBOX_USER, default nobody). It has no network (a
+ * network namespace with only a loopback of its own), its own process,
+ * IPC and host-name namespaces, no capabilities, and it dies with the
+ * batch. The batch's output folder and the submissions folder are
+ * covered by empty tmpfs mounts too, in case they lie inside one of the
+ * paths above.
+ *
+ * Limits: RLIMIT_NPROC, set inside the sandbox's own user namespace, where
+ * the kernel counts its processes alone (without one, the account's over
+ * the machine); memory.max and pids.max of a cgroup of its own when a
+ * delegated cgroup v2 folder is given (SANDBOX_CGROUP), else RLIMIT_DATA
+ * per process (RLIMIT_AS would break the CUDA runtime, which reserves
+ * huge address ranges); RLIMIT_FSIZE per file and the wall-clock limits
+ * of the batch (sched.c).
+ *
+ * The command line is three programs, each of which execs the next:
+ *
+ *   batch --box-enter [--uid U --gid G] [--cgroup DIR --nproc N --mem M] --
+ *       joins the sandbox's cgroup, becomes the sandbox account (root
+ *       only, with a user namespace); absent when there is nothing to do
+ *   bwrap ... --
+ *   batch --box-init --nproc N [--data M] [--uid U --gid G] --
+ *       inside: the limits, and without a user namespace the account
+ *   COMMAND ...
  *
  * The grader's per-GPU lock (grader/gpustate.c) lands in the scratch
  * folder (WB_LOCK_DIR), where it locks nothing: the batch takes that lock
  * itself, outside (sched.c). LD_LIBRARY_PATH is passed on, for driver
  * libraries that live outside the linker's cache.
  */
+#define _DEFAULT_SOURCE /* setgroups */
 #include "batch.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
+
+#define CGROUP2_MAGIC 0x63677270
 
 /* Top-level folders that are links into /usr on merged-/usr systems. */
 static const char *const sys_dirs[] = { "/bin", "/sbin", "/lib", "/lib64",
@@ -46,6 +82,19 @@ static const char *const etc_files[] = {
 	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
 	"/etc/alternatives", "/etc/localtime",
 };
+
+/* The GPU nodes every CUDA program needs, whichever its GPU. */
+static const char *const gpu_shared[] = { "nvidiactl", "nvidia-uvm",
+					  "nvidia-uvm-tools" };
+
+static void add3(struct bt_args *a, const char *x, const char *y,
+		 const char *z)
+{
+	bt_args_add(a, x);
+	bt_args_add(a, y);
+	if (z)
+		bt_args_add(a, z);
+}
 
 static void sys_binds(struct bt_args *a)
 {
@@ -61,56 +110,102 @@ static void sys_binds(struct bt_args *a)
 			if (len <= 0)
 				continue;
 			target[len] = '\0';
-			bt_args_add(a, "--symlink");
-			bt_args_add(a, target);
-			bt_args_add(a, sys_dirs[i]);
+			add3(a, "--symlink", target, sys_dirs[i]);
 		} else if (S_ISDIR(st.st_mode)) {
-			bt_args_add(a, "--ro-bind");
-			bt_args_add(a, sys_dirs[i]);
-			bt_args_add(a, sys_dirs[i]);
+			add3(a, "--ro-bind", sys_dirs[i], sys_dirs[i]);
 		}
 	}
-	for (size_t i = 0; i < sizeof(etc_files) / sizeof(etc_files[0]); i++) {
-		bt_args_add(a, "--ro-bind-try");
-		bt_args_add(a, etc_files[i]);
-		bt_args_add(a, etc_files[i]);
-	}
+	/* Made open: bwrap as root would make it 0700. */
+	add3(a, "--dir", "/etc", NULL);
+	for (size_t i = 0; i < sizeof(etc_files) / sizeof(etc_files[0]); i++)
+		add3(a, "--ro-bind-try", etc_files[i], etc_files[i]);
 }
 
-/* Every /dev/nvidia* node (nvidia0.., nvidiactl, nvidia-uvm, caps). */
-static void gpu_binds(struct bt_args *a)
+/* Is /dev/<name> a node this sandbox's GPU needs? */
+static int gpu_node(const char *name, int minor)
+{
+	char own[32];
+
+	if (strncmp(name, "nvidia", 6))
+		return 0;
+	if (minor < 0)
+		return 1;
+	for (size_t i = 0; i < sizeof(gpu_shared) / sizeof(gpu_shared[0]); i++)
+		if (!strcmp(name, gpu_shared[i]))
+			return 1;
+	bt_fmt(own, sizeof(own), "nvidia%d", minor);
+	return !strcmp(name, own) || !strncmp(name, "nvidia-caps", 11);
+}
+
+/* Its GPU's /dev/nvidia* nodes (every one when minor < 0), and /sys. */
+static void gpu_binds(struct bt_args *a, const char *devdir, int minor)
 {
 	struct dirent **list;
-	int n = scandir("/dev", &list, NULL, alphasort);
+	int n = scandir(devdir, &list, NULL, alphasort);
 
 	for (int i = 0; i < n; i++) {
-		if (!strncmp(list[i]->d_name, "nvidia", 6)) {
+		if (gpu_node(list[i]->d_name, minor)) {
 			bt_args_add(a, "--dev-bind");
-			bt_args_addf(a, "/dev/%s", list[i]->d_name);
+			bt_args_addf(a, "%s/%s", devdir, list[i]->d_name);
 			bt_args_addf(a, "/dev/%s", list[i]->d_name);
 		}
 		free(list[i]);
 	}
 	if (n >= 0)
 		free(list);
-	bt_args_add(a, "--ro-bind");
-	bt_args_add(a, "/sys");
-	bt_args_add(a, "/sys");
+	add3(a, "--ro-bind", "/sys", "/sys");
 }
 
 static void env(struct bt_args *a, const char *name, const char *value)
 {
-	bt_args_add(a, "--setenv");
-	bt_args_add(a, name);
-	bt_args_add(a, value);
+	add3(a, "--setenv", name, value);
 }
 
-int bt_box_argv(const struct bt_box *b, struct bt_args *a)
+/* "self --box-enter ... --", when there is anything to do outside. */
+static void enter_argv(const struct bt_box *b, struct bt_args *a)
 {
-	char tmpdir[BT_PATH];
+	int setuid_here = b->kind == BT_BOX_USERNS && b->uid >= 0;
 
-	if (!b->bwrap)
-		return 0;
+	if (!setuid_here && !b->cgroup)
+		return;
+	add3(a, b->self, "--box-enter", NULL);
+	if (setuid_here) {
+		bt_args_add(a, "--uid");
+		bt_args_addf(a, "%ld", b->uid);
+		bt_args_add(a, "--gid");
+		bt_args_addf(a, "%ld", b->gid);
+	}
+	if (b->cgroup) {
+		add3(a, "--cgroup", b->cgroup, NULL);
+		bt_args_add(a, "--nproc");
+		bt_args_addf(a, "%ld", b->nproc);
+		bt_args_add(a, "--mem");
+		bt_args_addf(a, "%lld", b->mem);
+	}
+	bt_args_add(a, "--");
+	a->cgroup = b->cgroup;
+}
+
+/* "self --box-init ... --": the first thing that runs inside. */
+static void init_argv(const struct bt_box *b, struct bt_args *a)
+{
+	add3(a, b->self, "--box-init", "--nproc");
+	bt_args_addf(a, "%ld", b->nproc);
+	if (!b->cgroup && b->mem > 0) {
+		bt_args_add(a, "--data");
+		bt_args_addf(a, "%lld", b->mem);
+	}
+	if (b->kind == BT_BOX_SETUID) {
+		bt_args_add(a, "--uid");
+		bt_args_addf(a, "%ld", b->uid);
+		bt_args_add(a, "--gid");
+		bt_args_addf(a, "%ld", b->gid);
+	}
+	bt_args_add(a, "--");
+}
+
+static void namespaces(const struct bt_box *b, struct bt_args *a)
+{
 	bt_args_add(a, b->bwrap);
 	bt_args_add(a, "--die-with-parent");
 	bt_args_add(a, "--new-session");
@@ -119,12 +214,25 @@ int bt_box_argv(const struct bt_box *b, struct bt_args *a)
 	bt_args_add(a, "--unshare-ipc");
 	bt_args_add(a, "--unshare-uts");
 	bt_args_add(a, "--unshare-cgroup-try");
-	bt_args_add(a, "--hostname");
-	bt_args_add(a, "grading");
-	if (b->as_root) {
-		bt_args_add(a, "--cap-drop");
-		bt_args_add(a, "ALL");
+	add3(a, "--hostname", "grading", NULL);
+	if (b->kind == BT_BOX_USERNS) {
+		bt_args_add(a, "--unshare-user");
+		bt_args_add(a, "--uid");
+		bt_args_addf(a, "%d", BT_BOX_ID);
+		bt_args_add(a, "--gid");
+		bt_args_addf(a, "%d", BT_BOX_ID);
+		/* Nothing to keep: --box-init only lowers its limits. */
+		add3(a, "--cap-drop", "ALL", NULL);
 	}
+	/* Without a user namespace bwrap runs as root and keeps its
+	 * capabilities for --box-init, which gives them all up when it
+	 * becomes the sandbox account. */
+}
+
+static void environment(const struct bt_box *b, struct bt_args *a)
+{
+	char tmpdir[BT_PATH];
+
 	bt_args_add(a, "--clearenv");
 	env(a, "PATH", b->path_env ? b->path_env : "/usr/local/bin:/usr/bin:/bin");
 	env(a, "HOME", b->scratch);
@@ -140,60 +248,81 @@ int bt_box_argv(const struct bt_box *b, struct bt_args *a)
 		env(a, "CUDA_VISIBLE_DEVICES", b->cuda_visible);
 		env(a, "CUDA_DEVICE_ORDER", "PCI_BUS_ID");
 	}
+}
 
+/*
+ * bwrap makes the folders missing above a mount point with the modes the
+ * host's have: one closed to others there (a home folder) would close the
+ * path to the sandbox's uid here. They are made first, open (0755).
+ */
+static void open_parents(struct bt_args *a, const char *path)
+{
+	char buf[BT_PATH];
+
+	bt_fmt(buf, sizeof(buf), "%s", path);
+	for (char *p = strchr(buf + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		add3(a, "--dir", buf, NULL);
+		*p = '/';
+	}
+}
+
+static void ro_bind(struct bt_args *a, const char *path)
+{
+	open_parents(a, path);
+	add3(a, "--ro-bind", path, path);
+}
+
+static void mounts(const struct bt_box *b, struct bt_args *a)
+{
 	/* Mount order matters: a later mount covers an earlier one. */
-	bt_args_add(a, "--tmpfs");
-	bt_args_add(a, "/tmp");
-	bt_args_add(a, "--ro-bind");
-	bt_args_add(a, "/usr");
-	bt_args_add(a, "/usr");
+	add3(a, "--tmpfs", "/tmp", NULL);
+	add3(a, "--ro-bind", "/usr", "/usr");
 	sys_binds(a);
-	bt_args_add(a, "--proc");
-	bt_args_add(a, "/proc");
-	bt_args_add(a, "--dev");
-	bt_args_add(a, "/dev");
+	add3(a, "--proc", "/proc", NULL);
+	add3(a, "--dev", "/dev", NULL);
 	if (b->gpu)
-		gpu_binds(a);
-	bt_args_add(a, "--ro-bind");
-	bt_args_add(a, b->repo);
-	bt_args_add(a, b->repo);
+		gpu_binds(a, b->devdir ? b->devdir : "/dev", b->gpu_minor);
+	ro_bind(a, b->repo);
 	for (int i = 0; i < b->nhide; i++) {
 		/* A tmpfs needs a folder to cover: one that is not there
 		 * inside a read-only mount has nothing to hide either. */
 		if (!bt_is_dir(b->hide[i]))
 			continue;
-		bt_args_add(a, "--tmpfs");
-		bt_args_add(a, b->hide[i]);
+		open_parents(a, b->hide[i]);
+		add3(a, "--tmpfs", b->hide[i], NULL);
 	}
-	for (int i = 0; i < b->nro; i++) {
-		bt_args_add(a, "--ro-bind");
-		bt_args_add(a, b->ro[i]);
-		bt_args_add(a, b->ro[i]);
-	}
-	bt_args_add(a, "--bind");
-	bt_args_add(a, b->scratch);
-	bt_args_add(a, b->scratch);
+	for (int i = 0; i < b->nro; i++)
+		ro_bind(a, b->ro[i]);
+	ro_bind(a, b->self);
+	open_parents(a, b->scratch);
+	add3(a, "--bind", b->scratch, b->scratch);
 	/* The tmpfs mounts were writable while the mounts inside them were
 	 * made; from here on only the scratch folder is. */
-	bt_args_add(a, "--remount-ro");
-	bt_args_add(a, "/tmp");
-	for (int i = 0; i < b->nhide; i++) {
-		if (!bt_is_dir(b->hide[i]))
-			continue;
-		bt_args_add(a, "--remount-ro");
-		bt_args_add(a, b->hide[i]);
-	}
-	bt_args_add(a, "--remount-ro");
-	bt_args_add(a, "/");
-	bt_args_add(a, "--chdir");
-	bt_args_add(a, b->repo);
+	add3(a, "--remount-ro", "/tmp", NULL);
+	for (int i = 0; i < b->nhide; i++)
+		if (bt_is_dir(b->hide[i]))
+			add3(a, "--remount-ro", b->hide[i], NULL);
+	add3(a, "--remount-ro", "/", NULL);
+	add3(a, "--chdir", b->repo, NULL);
+}
+
+int bt_box_argv(const struct bt_box *b, struct bt_args *a)
+{
+	if (!b->bwrap)
+		return 0;
+	enter_argv(b, a);
+	namespaces(b, a);
+	environment(b, a);
+	mounts(b, a);
 	bt_args_add(a, "--");
+	init_argv(b, a);
 	return a->overflow ? -1 : 0;
 }
 
 int bt_box_probe(const struct bt_box *b, char *why, size_t n)
 {
-	char out[BT_PATH], tmp[BT_PATH], *text;
+	char out[BT_PATH], tmp[BT_PATH], *text, *nl;
 	struct bt_args a;
 	int status = -1;
 
@@ -201,30 +330,287 @@ int bt_box_probe(const struct bt_box *b, char *why, size_t n)
 		bt_fmt(why, n, "bubblewrap (bwrap) is not installed");
 		return 0;
 	}
-	bt_fmt(out, sizeof(out), "%s/probe.out", b->scratch);
+	bt_fmt(out, sizeof(out), "%s.out", b->scratch);
 	bt_fmt(tmp, sizeof(tmp), "%s/tmp", b->scratch);
 	bt_mkdirs(tmp);
 	bt_args_init(&a);
 	bt_box_argv(b, &a);
-	bt_args_add(&a, "/bin/sh");
-	bt_args_add(&a, "-c");
-	bt_args_add(&a, "test -r Makefile && test -d labs && test -w \"$TMPDIR\"");
+	add3(&a, "/bin/sh", "-c", "test -r Makefile && test -d labs && "
+	     "test -w \"$TMPDIR\" && test \"$(id -u)\" != 0 || "
+	     "{ echo \"the repository, or the scratch folder, cannot be "
+	     "used as uid $(id -u)\"; exit 1; }");
 	if (!bt_run(&a, out, NULL, 60, -1, NULL, &status) && status == 0) {
 		bt_args_free(&a);
+		remove(out);
 		return 1;
 	}
 	bt_args_free(&a);
 	text = bt_read(out, 1024);
-	if (text && strchr(text, '\n'))
-		*strchr(text, '\n') = '\0';
-	bt_fmt(why, n, "bwrap cannot make a sandbox here (%s)",
-		 text && *text ? text : "it failed without a message");
+	remove(out);
+	if (text && (nl = strchr(text, '\n')))
+		*nl = '\0';
+	bt_fmt(why, n, "%s", text && *text ? text : "it failed without a message");
 	free(text);
 	return 0;
 }
 
+/* ---- the steps inside the command line ------------------------------ */
+
+static int die(int code, const char *what, const char *detail)
+{
+	fprintf(stderr, "batch (sandbox): %s%s%s\n", what, detail ? ": " : "",
+		detail ? detail : "");
+	return code;
+}
+
+/* The settings of a step: "--name value" pairs, then "--" and the
+ * command. */
+struct step {
+	const char *cgroup;
+	long long uid, gid, nproc, mem, data;
+	char **rest;
+};
+
+static int step_args(char **argv, struct step *s)
+{
+	s->cgroup = NULL;
+	s->uid = s->gid = -1;
+	s->nproc = BT_BOX_NPROC;
+	s->mem = s->data = 0;
+	for (; *argv && strcmp(*argv, "--"); argv += 2) {
+		const char *v = argv[1];
+
+		if (!v)
+			return -1;
+		if (!strcmp(*argv, "--cgroup"))
+			s->cgroup = v;
+		else if (!strcmp(*argv, "--uid"))
+			s->uid = atoll(v);
+		else if (!strcmp(*argv, "--gid"))
+			s->gid = atoll(v);
+		else if (!strcmp(*argv, "--nproc"))
+			s->nproc = atoll(v);
+		else if (!strcmp(*argv, "--mem"))
+			s->mem = atoll(v);
+		else if (!strcmp(*argv, "--data"))
+			s->data = atoll(v);
+		else
+			return -1;
+	}
+	if (!*argv || !argv[1] || (s->uid >= 0) != (s->gid >= 0) ||
+	    s->nproc <= 0)
+		return -1;
+	s->rest = argv + 1;
+	return 0;
+}
+
+/* Become uid and gid, with no supplementary groups, for good; as root
+ * first empty the capability bounding set too. */
+static int become(long uid, long gid)
+{
+	gid_t g = (gid_t)gid;
+
+	for (int cap = 0; geteuid() == 0 && cap < 64; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL)
+			break; /* no CAP_SETPCAP: a user namespace's root */
+
+	if (setgroups(1, &g) || setgid(g) || setuid((uid_t)uid))
+		return -1;
+	if (getuid() != (uid_t)uid || geteuid() != (uid_t)uid ||
+	    getgid() != g || getegid() != g || setuid(0) == 0)
+		return -1;
+	return 0;
+}
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+	char path[BT_PATH];
+	int fd, rc;
+
+	bt_fmt(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	rc = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
+	return close(fd) || rc ? -1 : 0;
+}
+
+/* Make <cgroup>/wb-<pid>, set its limits and move this process into it. */
+static int join_cgroup(const char *cgroup, long long nproc, long long mem)
+{
+	char dir[BT_PATH], num[32];
+
+	bt_fmt(dir, sizeof(dir), "%s/wb-%ld", cgroup, (long)getpid());
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -1;
+	bt_fmt(num, sizeof(num), "%lld\n", nproc);
+	if (write_file(dir, "pids.max", num))
+		return -1;
+	if (mem > 0) {
+		bt_fmt(num, sizeof(num), "%lld\n", mem);
+		if (write_file(dir, "memory.max", num))
+			return -1;
+		/* Swap would only slow a hog down: none (where there is
+		 * a knob for it). */
+		write_file(dir, "memory.swap.max", "0\n");
+	}
+	return write_file(dir, "cgroup.procs", "0\n");
+}
+
+int bt_box_enter(char **argv)
+{
+	struct step s;
+
+	if (step_args(argv, &s))
+		return die(126, "--box-enter: bad arguments", NULL);
+	if (s.cgroup && join_cgroup(s.cgroup, s.nproc, s.mem))
+		return die(126, "cannot join the sandbox's cgroup", strerror(errno));
+	if (s.uid >= 0 && become(s.uid, s.gid))
+		return die(126, "cannot become the sandbox account",
+			   strerror(errno));
+	if (chdir("/"))
+		return die(126, "chdir /", strerror(errno));
+	execv(s.rest[0], s.rest);
+	return die(127, s.rest[0], strerror(errno));
+}
+
+int bt_box_init(char **argv)
+{
+	struct rlimit rl;
+	struct step s;
+
+	if (step_args(argv, &s))
+		return die(126, "--box-init: bad arguments", NULL);
+	/* In a fresh user namespace the kernel counts RLIMIT_NPROC per
+	 * (namespace, uid): this sandbox's processes alone. */
+	rl.rlim_cur = rl.rlim_max = (rlim_t)s.nproc;
+	if (setrlimit(RLIMIT_NPROC, &rl))
+		return die(126, "RLIMIT_NPROC", strerror(errno));
+	if (s.data > 0) {
+		rl.rlim_cur = rl.rlim_max = (rlim_t)s.data;
+		if (setrlimit(RLIMIT_DATA, &rl))
+			return die(126, "RLIMIT_DATA", strerror(errno));
+	}
+	if (s.uid >= 0 && become(s.uid, s.gid))
+		return die(126, "cannot become the sandbox account",
+			   strerror(errno));
+	if (getuid() == 0 || geteuid() == 0)
+		return die(126, "refusing to run student code as root", NULL);
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	execvp(s.rest[0], s.rest);
+	return die(127, s.rest[0], strerror(errno));
+}
+
+void bt_box_cleanup(const char *cgroup, long pid)
+{
+	char dir[BT_PATH];
+	struct timespec nap = { 0, 20 * 1000 * 1000 };
+
+	if (!cgroup || pid <= 0)
+		return;
+	bt_fmt(dir, sizeof(dir), "%s/wb-%ld", cgroup, pid);
+	if (!bt_is_dir(dir))
+		return;
+	/* Whatever is left in it dies now (Linux >= 5.14; before that the
+	 * sandbox's pid namespace has already ended it). */
+	write_file(dir, "cgroup.kill", "1\n");
+	for (int i = 0; i < 250 && rmdir(dir) && errno == EBUSY; i++)
+		nanosleep(&nap, NULL);
+}
+
+int bt_cgroup_usable(const char *dir, char *why, size_t n)
+{
+	char path[BT_PATH], *ctl;
+	struct statfs fs;
+	int ok;
+
+	if (statfs(dir, &fs) || fs.f_type != CGROUP2_MAGIC) {
+		bt_fmt(why, n, "%s is not a cgroup v2 folder", dir);
+		return 0;
+	}
+	bt_fmt(path, sizeof(path), "%s/cgroup.subtree_control", dir);
+	ctl = bt_read(path, 4096);
+	ok = ctl && strstr(ctl, "pids") && strstr(ctl, "memory");
+	free(ctl);
+	if (!ok && write_file(dir, "cgroup.subtree_control", "+pids +memory\n")) {
+		bt_fmt(why, n, "%s does not give its children the pids and "
+		       "memory controllers, and cannot be made to (echo "
+		       "'+pids +memory' > %s: %s; the folder must hold no "
+		       "process)", dir, path, strerror(errno));
+		return 0;
+	}
+	bt_fmt(path, sizeof(path), "%s/cgroup.procs", dir);
+	if (access(dir, W_OK) || access(path, W_OK)) {
+		bt_fmt(why, n, "%s is not writable by this user", dir);
+		return 0;
+	}
+	return 1;
+}
+
+/* ---- which /dev/nvidia node is which GPU --------------------------- */
+
+/* The value of "Key:  value" in text, trimmed, into out. */
+static int field(const char *text, const char *key, char *out, size_t n)
+{
+	const char *at = text;
+	size_t len = strlen(key);
+
+	while (at && *at) {
+		if (!strncmp(at, key, len)) {
+			at += len;
+			at += strspn(at, " \t");
+			bt_fmt(out, n, "%.*s", (int)strcspn(at, " \t\r\n"), at);
+			return 0;
+		}
+		at = strchr(at, '\n');
+		at = at ? at + 1 : NULL;
+	}
+	return -1;
+}
+
+int bt_gpu_minor(const char *procdir, const char *uuid)
+{
+	struct dirent **list;
+	int n = procdir && uuid && *uuid ? scandir(procdir, &list, NULL,
+						   alphasort) : -1;
+	int minor = -1;
+
+	for (int i = 0; i < n; i++) {
+		char path[BT_PATH], have[128], num[32], *text;
+
+		bt_fmt(path, sizeof(path), "%s/%s/information", procdir,
+		       list[i]->d_name);
+		text = list[i]->d_name[0] != '.' ? bt_read(path, 1 << 16) : NULL;
+		if (minor < 0 && text && !field(text, "GPU UUID:", have, sizeof(have)) &&
+		    !strcasecmp(have, uuid) &&
+		    !field(text, "Device Minor:", num, sizeof(num)) &&
+		    num[0] >= '0' && num[0] <= '9')
+			minor = atoi(num);
+		free(text);
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+	return minor;
+}
+
+/* ---- the box of one of the batch's commands ------------------------- */
+
 /* What of the repository a submission must not see. */
 static const char *const secret[] = { "solutions", "tests", ".git", "dist" };
+
+/* The scratch folder and its tmp/, the sandbox account's to write. */
+static void own_scratch_dir(const struct bt_conf *c, const char *scratch)
+{
+	char tmp[BT_PATH];
+
+	bt_fmt(tmp, sizeof(tmp), "%s/tmp", scratch);
+	bt_mkdirs(tmp);
+	if (c->sandboxed && c->box_uid >= 0) {
+		(void)!chown(scratch, (uid_t)c->box_uid, (gid_t)c->box_gid);
+		(void)!chown(tmp, (uid_t)c->box_uid, (gid_t)c->box_gid);
+	}
+}
 
 /*
  * The box for one of the batch's commands. Its paths are the batch's own,
@@ -232,13 +618,20 @@ static const char *const secret[] = { "solutions", "tests", ".git", "dist" };
  * points at the same strings.
  */
 void bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
-		 const char *cuda_visible, struct bt_box *b)
+		 struct bt_box *b)
 {
 	static char lab[BT_PATH], common[BT_PATH], path[BT_PATH + 64];
 	static char hidden[4][BT_PATH];
 
 	memset(b, 0, sizeof(*b));
 	b->bwrap = c->sandboxed ? c->bwrap : NULL;
+	b->kind = c->box_kind;
+	b->self = c->self;
+	b->uid = c->box_uid;
+	b->gid = c->box_gid;
+	b->nproc = c->nproc;
+	b->mem = c->mem;
+	b->cgroup = c->cgroup[0] ? c->cgroup : NULL;
 	b->repo = c->repo;
 	for (int i = 0; i < 4; i++) {
 		bt_fmt(hidden[i], sizeof(hidden[i]), "%s/%s", c->repo, secret[i]);
@@ -247,8 +640,10 @@ void bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
 	b->hide[b->nhide++] = c->build;
 	bt_fmt(lab, sizeof(lab), "%s/lab", c->objs);
 	bt_fmt(common, sizeof(common), "%s/common", c->objs);
-	b->ro[b->nro++] = lab;
-	b->ro[b->nro++] = common;
+	if (bt_is_dir(lab))
+		b->ro[b->nro++] = lab;
+	if (bt_is_dir(common))
+		b->ro[b->nro++] = common;
 	b->ro[b->nro++] = c->grader;
 	if (!c->build_only)
 		b->ro[b->nro++] = c->devinfo;
@@ -256,13 +651,21 @@ void bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
 		b->ro[b->nro++] = c->course;
 	if (c->cuda[0] && !bt_path_inside(c->cuda, "/usr"))
 		b->ro[b->nro++] = c->cuda;
-	b->hide[b->nhide++] = c->out;
-	b->hide[b->nhide++] = c->subs;
+	if (c->out[0])
+		b->hide[b->nhide++] = c->out;
+	if (c->subs[0])
+		b->hide[b->nhide++] = c->subs;
 	b->scratch = scratch;
-	b->gpu = gpu;
-	b->cuda_visible = cuda_visible;
+	b->gpu = gpu >= 0;
+	b->gpu_minor = gpu >= 0 ? c->gpu_minor[gpu] : -1;
+	b->devdir = c->devdir;
+	/* With its node alone, the GPU is the only one CUDA can open, and
+	 * its UUID names it whatever the numbering inside. */
+	if (gpu >= 0)
+		b->cuda_visible = b->gpu_minor >= 0 && c->gpu_uuid[gpu][0] ?
+				  c->gpu_uuid[gpu] : c->gpus[gpu];
 	bt_fmt(path, sizeof(path), "%s/bin:/usr/local/bin:/usr/bin:/bin",
 	       c->cuda[0] ? c->cuda : "/usr/local/cuda");
 	b->path_env = path;
-	b->as_root = geteuid() == 0;
+	own_scratch_dir(c, scratch);
 }

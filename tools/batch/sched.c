@@ -57,19 +57,28 @@ static void on_signal(int sig)
 
 /* ---- processes ------------------------------------------------------ */
 
+/* A log the batch writes, in a folder sandboxed code may write too: a
+ * link left there is never followed. */
+static int open_log(const char *path)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+}
+
 static void child(struct bt_args *a, const char *out, const char *err,
 		  long fsize, const char *cuda_visible)
 {
-	int in = open("/dev/null", O_RDONLY), fo, fe;
-
 	setpgid(0, 0);
-	fo = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	fe = err ? open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644) : fo;
-	if (in < 0 || fo < 0 || fe < 0)
-		_exit(127);
-	dup2(in, 0);
-	dup2(fo, 1);
-	dup2(fe, 2);
+	if (!out || *out) { /* BT_STDIO: keep this process's own */
+		int in = open("/dev/null", O_RDONLY), fo, fe;
+
+		fo = out ? open_log(out) : open("/dev/null", O_WRONLY);
+		fe = err ? open_log(err) : fo;
+		if (in < 0 || fo < 0 || fe < 0)
+			_exit(127);
+		dup2(in, 0);
+		dup2(fo, 1);
+		dup2(fe, 2);
+	}
 	if (fsize > 0) {
 		struct rlimit rl = { (rlim_t)fsize, (rlim_t)fsize };
 
@@ -86,7 +95,9 @@ static void child(struct bt_args *a, const char *out, const char *err,
 		setenv("CUDA_VISIBLE_DEVICES", cuda_visible, 1);
 		setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
 	}
-	execv(a->v[0], a->v);
+	/* A bare name is looked up on PATH (--sandbox-exec's command,
+	 * run as it is with SANDBOX=off). */
+	execvp(a->v[0], a->v);
 	dprintf(2, "cannot run %s: %s\n", a->v[0], strerror(errno));
 	_exit(127);
 }
@@ -137,12 +148,14 @@ int bt_run(struct bt_args *a, const char *out_path, const char *err_path,
 		if (bt_now() - t0 > timeout_s || stop) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, &st, 0);
+			bt_box_cleanup(a->cgroup, pid);
 			*status = 124;
 			return 0;
 		}
 		nanosleep(&nap, NULL);
 	}
 	kill(-pid, SIGKILL); /* whatever it left behind in its group */
+	bt_box_cleanup(a->cgroup, pid);
 	*status = exit_code(st);
 	return 0;
 }
@@ -164,7 +177,7 @@ static int start_build(const struct bt_conf *c, struct bt_sub *s)
 
 	work_dir(c, s, "", scratch, sizeof(scratch));
 	work_dir(c, s, "build.log", log, sizeof(log));
-	bt_conf_box(c, scratch, 0, NULL, &box);
+	bt_conf_box(c, scratch, -1, &box);
 	bt_args_init(&a);
 	bt_box_argv(&box, &a);
 	bt_args_add(&a, c->make);
@@ -206,7 +219,7 @@ static int start_grade(const struct bt_conf *c, struct bt_sub *s, int slot)
 	work_dir(c, s, "", scratch, sizeof(scratch));
 	work_dir(c, s, "table.txt", out, sizeof(out));
 	work_dir(c, s, "grade.log", err, sizeof(err));
-	bt_conf_box(c, scratch, !c->build_only, gpu, &box);
+	bt_conf_box(c, scratch, c->build_only ? -1 : slot, &box);
 	bt_args_init(&a);
 	bt_box_argv(&box, &a);
 	bt_args_add(&a, c->grader);
@@ -243,6 +256,10 @@ static int start_grade(const struct bt_conf *c, struct bt_sub *s, int slot)
 		bt_args_add(&a, "--course");
 		bt_args_add(&a, c->course);
 	}
+	/* The calibration of the grading GPU's model, if the course has one
+	 * (make calibrate; the repository is read-only in the sandbox). */
+	bt_args_add(&a, "--calibrations");
+	bt_args_addf(&a, "%s/calibrations", c->repo);
 	for (int i = 0; i < c->ngrader_args; i++)
 		bt_args_add(&a, c->grader_args[i]);
 	pid = spawn(&a, out, err, BT_FSIZE_LIMIT, gpu);
@@ -258,13 +275,23 @@ static int start_grade(const struct bt_conf *c, struct bt_sub *s, int slot)
 
 /* ---- finishing a student ---------------------------------------------- */
 
-/* Copy the last BT_LOG_KEEP bytes of a log (if it exists). */
-static void keep_log(const char *from, const char *to)
+/*
+ * Files the sandbox wrote are read only where they are regular files
+ * inside its scratch folder w: its code may have left a link in their
+ * place, to a file only the batch can read.
+ */
+static int from_box(const char *path, const char *w)
+{
+	return bt_inside_regular(path, w);
+}
+
+/* Copy the last BT_LOG_KEEP bytes of a log in w (if it is there). */
+static void keep_log(const char *from, const char *to, const char *w)
 {
 	char *tail;
 	FILE *f;
 
-	if (!bt_exists(from))
+	if (!from_box(from, w))
 		return;
 	tail = file_tail(from, BT_LOG_KEEP);
 	f = tail ? fopen(to, "w") : NULL;
@@ -280,7 +307,9 @@ static void keep_exercise_logs(const struct bt_conf *c, const struct bt_sub *s,
 			       const char *dest)
 {
 	static const char *const kinds[] = { "log", "out" };
+	char w[BT_PATH];
 
+	work_dir(c, s, "", w, sizeof(w));
 	for (int i = 0; i < c->labs.n; i++) {
 		const struct bt_exercise *e = &c->labs.ex[i];
 		char dir[BT_PATH], from[BT_PATH], to[BT_PATH];
@@ -293,7 +322,7 @@ static void keep_exercise_logs(const struct bt_conf *c, const struct bt_sub *s,
 			bt_fmt(from, sizeof(from), "%s/work/%s/build/%s/%s.%s",
 				 c->out, s->id, e->lab, e->name, kinds[k]);
 			bt_fmt(to, sizeof(to), "%s/%s.%s", dir, e->name, kinds[k]);
-			keep_log(from, to);
+			keep_log(from, to, w);
 		}
 	}
 }
@@ -308,6 +337,10 @@ static void write_meta(const struct bt_conf *c, const struct bt_sub *s,
 	fprintf(f, "id %s\nsubmission %s\nfingerprint %016llx\n", s->id,
 		s->name, s->fp);
 	fprintf(f, "sandbox %s\n", c->sandboxed ? "bwrap" : "none");
+	if (c->sandboxed)
+		fprintf(f, "sandbox_is %s\n", c->box_desc);
+	else
+		fprintf(f, "sandbox_is UNSANDBOXED: %s\n", c->unsandboxed_why);
 	fprintf(f, "mode %s\n", c->build_only ? "build-only" : "grade");
 	if (!c->build_only)
 		fprintf(f, "gpu %s\n", c->gpus[s->slot]);
@@ -341,7 +374,11 @@ static void write_report(const struct bt_conf *c, const struct bt_sub *s,
 			 const char *table, const char *path)
 {
 	FILE *f = fopen(path, "w");
-	char *text = local_paths(c, s, bt_read(table, 8 << 20));
+	char w[BT_PATH], *text;
+
+	work_dir(c, s, "", w, sizeof(w));
+	text = local_paths(c, s, from_box(table, w) ? bt_read(table, 8 << 20) :
+			   NULL);
 
 	if (!f) {
 		free(text);
@@ -349,7 +386,7 @@ static void write_report(const struct bt_conf *c, const struct bt_sub *s,
 	}
 	bt_files_report(f, s, &c->labs);
 	if (!c->sandboxed)
-		fprintf(f, "\nWARNING: graded WITHOUT a sandbox (%s)\n",
+		fprintf(f, "\nWARNING: UNSANDBOXED: graded WITHOUT a sandbox (%s)\n",
 			c->unsandboxed_why);
 	fputc('\n', f);
 	/* The grader's table, less its line about where its files went:
@@ -377,7 +414,7 @@ static char *files_note(const struct bt_conf *c, const struct bt_sub *s)
 		return NULL;
 	bt_files_report(m, s, &c->labs);
 	if (!c->sandboxed)
-		fprintf(m, "Graded without a sandbox.\n");
+		fprintf(m, "Graded without a sandbox (UNSANDBOXED).\n");
 	fputc('\n', m);
 	fclose(m);
 	return text;
@@ -413,7 +450,7 @@ static int finish(const struct bt_conf *c, struct bt_sub *s)
 
 	work_dir(c, s, "", w, sizeof(w));
 	bt_fmt(from, sizeof(from), "%s/results.tsv", w);
-	tsv = bt_read(from, 4 << 20);
+	tsv = from_box(from, w) ? bt_read(from, 4 << 20) : NULL;
 	rc = tsv ? bt_read_tsv(tsv, &c->labs, NULL, &row) : -1;
 	free(tsv);
 	if (rc < 0)
@@ -425,7 +462,7 @@ static int finish(const struct bt_conf *c, struct bt_sub *s)
 	for (size_t i = 0; i < sizeof(copy) / sizeof(copy[0]); i++) {
 		bt_fmt(from, sizeof(from), "%s/%s", w, copy[i]);
 		bt_fmt(to, sizeof(to), "%s/%s", tmp, copy[i]);
-		if (bt_exists(from))
+		if (from_box(from, w))
 			bt_copy_file(from, to, -1);
 	}
 	bt_fmt(to, sizeof(to), "%s/results.json", tmp);
@@ -466,7 +503,7 @@ static void keep_failure(const struct bt_conf *c, struct bt_sub *s,
 	for (size_t i = 0; i < sizeof(copy) / sizeof(copy[0]); i++) {
 		bt_fmt(from, sizeof(from), "%s/%s", w, copy[i]);
 		bt_fmt(to, sizeof(to), "%s/%s", dir, copy[i]);
-		keep_log(from, to);
+		keep_log(from, to, w);
 	}
 	bt_fmt(to, sizeof(to), "%s/why", dir);
 	f = fopen(to, "w");
@@ -691,6 +728,12 @@ static int running(const struct bt_sub *s, int n)
 	return count(s, n, S_BUILDING) + count(s, n, S_GRADING);
 }
 
+/* Where the sandboxes' cgroups are, if anywhere. */
+static const char *cgroup(const struct bt_conf *c)
+{
+	return c->sandboxed && c->cgroup[0] ? c->cgroup : NULL;
+}
+
 /* Stop everything now: kill the groups, forget unfinished work. */
 static void abandon(struct bt_conf *c, struct bt_sub *s, int n)
 {
@@ -702,6 +745,7 @@ static void abandon(struct bt_conf *c, struct bt_sub *s, int n)
 		if (s[i].pid > 0) {
 			kill(-s[i].pid, SIGKILL);
 			waitpid(s[i].pid, NULL, 0);
+			bt_box_cleanup(cgroup(c), s[i].pid);
 		}
 		work_dir(c, &s[i], "", w, sizeof(w));
 		bt_rmtree(w);
@@ -743,6 +787,7 @@ int bt_schedule(struct bt_conf *c, struct bt_sub *s, int n)
 				if (s[i].pid != w)
 					continue;
 				kill(-w, SIGKILL); /* its leftovers */
+				bt_box_cleanup(cgroup(c), w);
 				if (s[i].state == S_GRADING)
 					release(slot_busy, lock_fd, s[i].slot);
 				ended(c, &s[i], exit_code(st), &p,
@@ -758,6 +803,7 @@ int bt_schedule(struct bt_conf *c, struct bt_sub *s, int n)
 				continue;
 			kill(-s[i].pid, SIGKILL);
 			waitpid(s[i].pid, &st, 0);
+			bt_box_cleanup(cgroup(c), s[i].pid);
 			if (s[i].state == S_GRADING)
 				release(slot_busy, lock_fd, s[i].slot);
 			ended(c, &s[i], 124, &p, running(s, n) - 1);

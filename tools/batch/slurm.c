@@ -55,8 +55,13 @@ static void command(FILE *f, const struct bt_conf *c, const char *self)
 	opt(f, "--seed", c->seed);
 	opt(f, "--timeout-cap", c->timeout_cap);
 	opt(f, "--course", c->course);
-	opt(f, "--sandbox", c->sandbox == BT_SB_REQUIRE ? "require" :
-			    c->sandbox == BT_SB_OFF ? "off" : "auto");
+	/* A node without a sandbox grades nothing (unless SANDBOX=off was
+	 * asked for here): each task stops with the reason in its log. */
+	opt(f, "--sandbox", c->sandbox == BT_SB_OFF ? "off" : "require");
+	opt(f, "--sandbox-user", c->sandbox_user);
+	opt(f, "--nproc", c->nproc_opt);
+	opt(f, "--mem", c->mem_opt);
+	opt(f, "--cgroup", c->cgroup);
 	for (int i = 0; i < c->ngrader_args; i++)
 		opt(f, "--grader-arg", c->grader_args[i]);
 	if (c->build_only)

@@ -11,11 +11,14 @@
 #   bundle.conf       LAB, COURSE and SM as given to make
 #   course.conf       the COURSE file, when one was given
 #   workbook/         the student handout's files (no solutions/, no tests
-#                     corpus): the grader, the harness and the labs
+#                     corpus): the grader, the harness and the labs, and
+#                     tools/batch, whose sandbox run_autograder grades in
 #
 # Environment (from the Makefile): LAB (the lab of this assignment; empty:
 # every lab), COURSE (a course settings file), BUNDLE_SM (GPU architecture
-# to build for at setup time; empty: detected when grading).
+# to build for at setup time; empty: detected when grading); the sandbox's
+# settings, as for make batch: SANDBOX (off: grade UNSANDBOXED),
+# SANDBOX_USER, SANDBOX_NPROC, SANDBOX_MEM.
 
 set -eu
 cd "$(dirname "$0")/../.."
@@ -23,6 +26,12 @@ OUT=${1:-dist/gradescope}
 LAB=${LAB:-}
 COURSE=${COURSE:-}
 BUNDLE_SM=${BUNDLE_SM:-}
+SANDBOX=${SANDBOX:-}
+case $SANDBOX in
+''|require|auto) SANDBOX=require ;;
+off) echo "gradescope-bundle: SANDBOX=off: submissions will be graded UNSANDBOXED, as root" >&2 ;;
+*) echo "SANDBOX=$SANDBOX: require (the default) or off" >&2; exit 2 ;;
+esac
 
 if ! command -v zip > /dev/null; then
 	echo "make gradescope-bundle needs zip (Debian/Ubuntu: apt-get install zip)" >&2
@@ -53,6 +62,9 @@ mkdir -p "$stage/workbook"
 sh tools/handout.sh --list > "$OUT/files"
 tar -cf - -T "$OUT/files" | tar -xf - -C "$stage/workbook"
 rm -f "$OUT/files"
+# The sandbox (the handout has no instructor tools).
+mkdir -p "$stage/workbook/tools/batch"
+cp tools/batch/*.c tools/batch/*.h "$stage/workbook/tools/batch/"
 cp tools/gradescope/setup.sh tools/gradescope/run_autograder "$stage/"
 chmod 755 "$stage/setup.sh" "$stage/run_autograder"
 {
@@ -60,6 +72,10 @@ chmod 755 "$stage/setup.sh" "$stage/run_autograder"
 	echo "LAB='$LAB'"
 	echo "SM='$BUNDLE_SM'"
 	echo "COURSE='${COURSE:+course.conf}'"
+	echo "BUNDLE_SANDBOX='$SANDBOX'"
+	echo "SANDBOX_USER='${SANDBOX_USER:-}'"
+	echo "SANDBOX_NPROC='${SANDBOX_NPROC:-}'"
+	echo "SANDBOX_MEM='${SANDBOX_MEM:-}'"
 } > "$stage/bundle.conf"
 [ -z "$COURSE" ] || cp "$COURSE" "$stage/course.conf"
 
@@ -70,4 +86,5 @@ rm -rf "$stage"
 settings=${COURSE:-none}
 arch=${BUNDLE_SM:+sm_$BUNDLE_SM}
 echo "Gradescope autograder: $OUT/autograder.zip (lab: ${LAB:-all};" \
-     "course settings: $settings; GPU architecture: ${arch:-read when grading})"
+     "course settings: $settings; GPU architecture: ${arch:-read when grading};" \
+     "sandbox: $([ "$SANDBOX" = off ] && echo "OFF (UNSANDBOXED)" || echo required))"

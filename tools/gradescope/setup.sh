@@ -5,18 +5,23 @@
 # autograder image, from the unpacked bundle (/autograder/source).
 #
 # It installs only what a stock Ubuntu image may lack and apt can give:
-# make and a C compiler. It installs no CUDA: the image must already have
-# the CUDA Toolkit (nvcc >= 12, at $CUDA_HOME, default /usr/local/cuda)
-# and, when grading, the NVIDIA driver and a GPU; without them it stops
-# here with a message, rather than failing every submission later.
+# make, a C compiler and bubblewrap (the sandbox run_autograder grades
+# in). It installs no CUDA: the image must already have the CUDA Toolkit
+# (nvcc >= 12, at $CUDA_HOME, default /usr/local/cuda) and, when grading,
+# the NVIDIA driver and a GPU; without them it stops here with a message,
+# rather than failing every submission later.
 #
-# Then it builds the grader and, when the bundle names the GPU
-# architecture (make gradescope-bundle SM=...), the harness and the lab's
-# own code, so that a submission only compiles its own files.
+# Then it builds the grader, the sandbox tool (tools/batch) and, when the
+# bundle names the GPU architecture (make gradescope-bundle SM=...), the
+# harness and the lab's own code, so that a submission only compiles its
+# own files. Whether the container lets bubblewrap make its namespaces is
+# known only when grading (run_autograder --sandbox-check says): where it
+# does not, each results.json says so, and nothing is graded.
 
 set -euo pipefail
 cd "$(dirname "$0")"
 unset MAKEFLAGS MFLAGS MAKELEVEL
+BUNDLE_SANDBOX=''
 # shellcheck source=/dev/null
 . ./bundle.conf
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -25,6 +30,9 @@ export PATH="$CUDA_HOME/bin:$PATH"
 missing=()
 command -v make > /dev/null || missing+=(make)
 command -v gcc > /dev/null || missing+=(gcc libc6-dev)
+if [ "$BUNDLE_SANDBOX" != off ]; then
+	command -v bwrap > /dev/null || missing+=(bubblewrap)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
 	if command -v apt-get > /dev/null; then
 		export DEBIAN_FRONTEND=noninteractive
@@ -43,6 +51,7 @@ fi
 nvcc --version | tail -n 1
 
 build=$PWD/build
+make -C workbook --no-print-directory BUILD="$build" "$build/host/tools/batch/batch"
 if [ -n "$SM" ]; then
 	make -C workbook --no-print-directory BUILD="$build" SM="$SM" tools
 	make -C workbook --no-print-directory BUILD="$build" SM="$SM" \
@@ -50,4 +59,5 @@ if [ -n "$SM" ]; then
 else
 	make -C workbook --no-print-directory BUILD="$build" "$build/host/grader/grader"
 fi
-echo "setup.sh: ready (lab: ${LAB:-all}; GPU architecture: ${SM:-detected when grading})"
+echo "setup.sh: ready (lab: ${LAB:-all}; GPU architecture: ${SM:-detected when grading};" \
+     "sandbox: $([ "$BUNDLE_SANDBOX" = off ] && echo "OFF (UNSANDBOXED)" || echo bubblewrap))"

@@ -4,9 +4,9 @@
  * bench's library peer). It is correct and about as fast as copy, and the
  * lab forbids it: coalescing your own loads is what the lab teaches. The
  * technique check finds the cuBLAS calls in this file's own symbols,
- * whatever the timings say.
- * Expected verdict: PASS with the correctness points only (technique
- * failed: the performance points are withheld).
+ * whatever the timings say; and cuBLAS is linked only into the lab's info
+ * binary, never into a runner, so the calls do not even link.
+ * Expected verdict: COMPILE ERROR (undefined reference to cublas...).
  */
 #include <cublas_v2.h>
 

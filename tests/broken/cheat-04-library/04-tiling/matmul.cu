@@ -4,9 +4,10 @@
  * float32, make bench's library peer). It is correct and fast, and the
  * contract forbids it: tiling the product yourself is what the lab
  * teaches. The technique check finds the cuBLAS calls in this file's own
- * symbols (and no shared memory in its PTX), whatever the timings say.
- * Expected verdict: PASS with the correctness points only (technique
- * failed: the performance points are withheld).
+ * symbols (and no shared memory in its PTX), whatever the timings say;
+ * and cuBLAS is linked only into the lab's info binary, never into a
+ * runner, so the calls do not even link.
+ * Expected verdict: COMPILE ERROR (undefined reference to cublas...).
  */
 #include <cublas_v2.h>
 

@@ -2,14 +2,17 @@
 /*
  * Cheating on purpose, the careful way: recognise the input by its first
  * value and its length, and replay the sum computed the first time that
- * input was seen. Unlike a cache keyed by pointer, this survives the
- * grader's two alternating input sets: each set is summed once, and every
- * later call costs two 4-byte copies. Every output is right.
+ * input was seen. Unlike a cache keyed by pointer, this would survive a
+ * grader that alternated a few input sets: each set is summed once, and
+ * every later call costs two 4-byte copies.
  *
- * What gives it away is the speed: some 20 us for 256 MiB is several
- * times what the DRAM can deliver. The driver compares every passing
- * result with the device's ceiling.
- * Expected verdict: SUSPICIOUS (no points), with the measured GB/s.
+ * What gives it away: every timed round gets inputs no call saw before
+ * (about half their signs flipped, common/fresh.c), so once the first
+ * value repeats (it is often 0, and its sign takes two values) the
+ * replayed sum belongs to other inputs. The outputs of random timed
+ * rounds, and of one more call after the timing, are checked against the
+ * inputs of that very call.
+ * Expected verdict: WRONG.
  */
 #include <string.h>
 

@@ -3,10 +3,11 @@
  * Gaming the timer on purpose: a correct RMSNorm (a warp per row, scalar
  * loads: ladder step 1, about 6x) launched on a stream that does not wait
  * for the default stream, returning at once. CUDA events on the default
- * stream alone would time almost nothing; the grader's host clock around
- * a device-wide synchronisation counts all of it.
- * Expected verdict: PASS, below the top tier (what the same kernel earns
- * on the default stream), not the thousandfold speedup of untimed work.
+ * stream alone would time almost nothing; the grader's tail event after a
+ * device-wide synchronisation counts all of it.
+ * Expected verdict: PASS, under the speed of light (share < 1: what the
+ * same kernel earns on the default stream, 62% on the H100), not the
+ * thousandfold speedup of untimed work.
  */
 #include "rmsnorm.h"
 

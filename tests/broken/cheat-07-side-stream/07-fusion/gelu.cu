@@ -3,10 +3,11 @@
  * Gaming the timer on purpose: GeLU half fused, in two kernels (five
  * passes over memory instead of two), launched on a stream that does not
  * wait for the default stream, returning at once. CUDA events on the
- * default stream alone would time almost nothing; the grader's host clock
- * around a device-wide synchronisation counts both kernels.
- * Expected verdict: PASS, below the top tier (what these two kernels earn
- * on the default stream), not the thousandfold speedup of untimed work.
+ * default stream alone would time almost nothing; the grader's tail event
+ * after a device-wide synchronisation counts both kernels.
+ * Expected verdict: PASS, under the speed of light (share < 1: what these
+ * two kernels earn on the default stream), not the thousandfold speedup
+ * of untimed work.
  */
 #include "fusion.h"
 

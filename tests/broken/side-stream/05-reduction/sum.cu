@@ -2,9 +2,11 @@
 /*
  * Gaming the timer on purpose: a correct sum launched on a non-blocking
  * stream, returning before it finishes. CUDA events on the default stream
- * would see almost nothing; the grader's host clock around a device-wide
- * synchronisation sees all of it. Expected: PASS, with a speedup no larger
- * than honest code of the same kind gets (it is ladder step 2 otherwise).
+ * would see almost nothing; the grader's tail event after a device-wide
+ * synchronisation sees all of it (docs/grading.md, section 4). Expected:
+ * PASS, under the speed of light (share < 1; untimed work would be far
+ * above it), at what honest code of the same kind earns: the H100 of
+ * 2026-11-25 measured 5.49x, 78%, as ladder step 2 (74%).
  */
 #include "reduction.h"
 

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * probe.h - the harness's own kernels (probe.cu), callable from C.
+ *
+ *   the spacer   runs on every SM just before each timed sample, so that
+ *                the sample's start event fires only once the host has
+ *                queued the code under test (its launch latency is not
+ *                timed) and no other stream's kernel can start early; it
+ *                also measures the SM clock of that moment;
+ *   the L2 clean a read pass over the flush buffer after the memset, so
+ *                the sample starts with an L2 of clean lines and no
+ *                write-back of the flush lands in the timed region;
+ *   the probes   read-only, write-only and copy kernels with several
+ *                16-byte accesses in flight per thread: the speed of light
+ *                of memory-bound exercises, timed like the code they judge;
+ *   the perturbation  the fresh inputs of each timed round (fresh_hash.h).
+ *
+ * All of them run on the legacy default stream. Names of kernels are
+ * internal to probe.cu: a submission cannot refer to them.
+ */
+#ifndef WB_PROBE_H
+#define WB_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#include "fresh_hash.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The probe variants; each kind's best is picked per run (runner.c). */
+enum wb_probe {
+	WB_PROBE_READ4,   /* read, four 16-byte loads in flight per thread */
+	WB_PROBE_READ8,   /* read, eight */
+	WB_PROBE_WRITE4,  /* write, four 16-byte stores per thread */
+	WB_PROBE_MEMSET,  /* write, cudaMemsetAsync */
+	WB_PROBE_COPY4,   /* read and write, four of each in flight */
+	WB_PROBE_MEMCPY,  /* read and write, cudaMemcpyAsync device to device */
+	WB_PROBE_COUNT
+};
+
+/* Size the grids for this device. Every function returns the first CUDA
+ * error it met, cudaSuccess otherwise. */
+cudaError_t wb_probe_init(void);
+
+/* Queue the spacer: every SM busy for about us microseconds. */
+cudaError_t wb_spacer(double us);
+/* The SM clock (MHz) the last spacer measured; valid after a sync. */
+double wb_spacer_mhz(void);
+
+/* Queue a read pass over buf (bytes, 16-byte aligned). */
+cudaError_t wb_l2_clean(const void *buf, size_t bytes);
+
+/* Queue probe p over bytes of src and/or dst (16-byte aligned). */
+cudaError_t wb_probe_run(enum wb_probe p, const void *src, void *dst,
+			 size_t bytes);
+/* Bytes a probe of size bytes moves: twice the size for a copy. */
+double wb_probe_moved(enum wb_probe p, size_t bytes);
+const char *wb_probe_name(enum wb_probe p);
+
+/* Queue dst = src with the bits of `kind` flipped by key (fresh_hash.h). */
+cudaError_t wb_perturb(void *dst, const void *src, size_t bytes,
+		       enum wb_fresh kind, uint64_t key);
+
+/* Queue fill of bytes at dst with a pattern (probe sources). */
+cudaError_t wb_fill_pattern(void *dst, size_t bytes, uint32_t seed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WB_PROBE_H */
