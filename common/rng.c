@@ -59,6 +59,19 @@ uint64_t wb_rng_below(struct wb_rng *r, uint64_t n)
 	return x % n;
 }
 
+void wb_rng_stripes(struct wb_rng *r, size_t rows, size_t kinds,
+		    wb_stripe_fn *fn, void *arg)
+{
+	size_t stripes = kinds * (1 + rows / 256), len, first;
+
+	if (!kinds || rows < stripes)
+		return;
+	len = rows / stripes;
+	first = wb_rng_below(r, kinds);
+	for (size_t s = 0; s < stripes; s++)
+		fn(arg, s * len + wb_rng_below(r, len), (first + s) % kinds);
+}
+
 uint64_t wb_seed_mix(uint64_t seed, const char *name)
 {
 	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a over the name */

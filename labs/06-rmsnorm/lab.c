@@ -144,10 +144,9 @@ out:
  *          beside eps: y ~ 1e-17; eps outside the root, 1000 times too
  *          large (wb_row_atol() keeps such rows checked).
  * Sizes of SPECIAL_MIN_ROWS rows or more get 1 + rows / 256 of each kind
- * (one each up to 255 rows, 65 each at 16384, 257 at 65536), one in each
- * of as many equal stripes of the rows, at a random place within it, the
- * kinds in turn from a random first: special rows sit anywhere, in any
- * warp or block of rows, and most rows stay ordinary.
+ * (one each up to 255 rows, 65 each at 16384, 257 at 65536), spread over
+ * the rows by wb_rng_stripes(): in any warp or block of rows, and most
+ * rows stay ordinary.
  */
 #define SPECIAL_MIN_ROWS 4
 
@@ -174,22 +173,28 @@ static void scale_bf16(void *row, size_t h, double s)
 				     (float)(s * bf16_to_float(x[i])));
 }
 
-/* Turn some of the rows of x (elem bytes a value) into special rows. */
+/* The rows of x being planted: elem bytes a value, h values a row. */
+struct special_rows {
+	char *x;
+	size_t elem, h;
+	scale_fn *scale;
+};
+
+static void plant_row(void *arg, size_t row, size_t kind)
+{
+	struct special_rows *p = arg;
+
+	p->scale(p->x + row * p->h * p->elem, p->h, special_scale[kind]);
+}
+
+/* Turn some of the rows of x into special rows. */
 static void plant_special_rows(struct wb_ctx *c, void *x, size_t elem,
 			       size_t rows, size_t h, scale_fn *scale)
 {
-	size_t stripes = SPECIAL_KINDS * (1 + rows / 256), len, first;
+	struct special_rows p = { x, elem, h, scale };
 
-	if (rows < SPECIAL_MIN_ROWS)
-		return;
-	len = rows / stripes;
-	first = wb_rng_below(&c->rng, SPECIAL_KINDS);
-	for (size_t s = 0; s < stripes; s++) {
-		size_t r = s * len + wb_rng_below(&c->rng, len);
-
-		scale((char *)x + r * h * elem, h,
-		      special_scale[(first + s) % SPECIAL_KINDS]);
-	}
+	if (rows >= SPECIAL_MIN_ROWS)
+		wb_rng_stripes(&c->rng, rows, SPECIAL_KINDS, plant_row, &p);
 }
 
 /* ---- rmsnorm (float32) ---- */

@@ -230,8 +230,7 @@ enum { A_X, A_RES, A_W, A_Y };
  *   1e-20  mean(h^2) ~ 7e-41, a float32 subnormal; y ~ 1e-17, and eps
  *          outside the root makes it 1000 times too large.
  * Sizes of AR_SPECIAL_MIN_ROWS rows or more get 1 + rows / 256 of each
- * (65 each at the benchmark), one in each of as many equal stripes of
- * the rows at a random place, the kinds in turn from a random first.
+ * (65 each at the benchmark), spread over the rows by wb_rng_stripes().
  */
 #define AR_SPECIAL_MIN_ROWS 4
 
@@ -239,9 +238,20 @@ static const double ar_special_scale[] = { 0, 1e-4, 1e-20 };
 #define AR_SPECIAL_KINDS \
 	(sizeof(ar_special_scale) / sizeof(ar_special_scale[0]))
 
-static void ar_special_row(float *x, float *res, size_t h, double s)
+/* The rows being planted: x and residual, h values a row. */
+struct ar_special_rows {
+	float *x, *res;
+	size_t h;
+};
+
+/* Scale row `row` of x and residual by the kind's scale (0: h = 0). */
+static void ar_special_row(void *arg, size_t row, size_t kind)
 {
-	for (size_t i = 0; i < h; i++) {
+	struct ar_special_rows *p = arg;
+	float *x = p->x + row * p->h, *res = p->res + row * p->h;
+	double s = ar_special_scale[kind];
+
+	for (size_t i = 0; i < p->h; i++) {
 		if (s == 0) {
 			res[i] = -x[i];
 			continue;
@@ -254,18 +264,11 @@ static void ar_special_row(float *x, float *res, size_t h, double s)
 static void ar_plant_special_rows(struct wb_ctx *c, float *x, float *res,
 				  size_t rows, size_t h)
 {
-	size_t stripes = AR_SPECIAL_KINDS * (1 + rows / 256), len, first;
+	struct ar_special_rows p = { x, res, h };
 
-	if (rows < AR_SPECIAL_MIN_ROWS)
-		return;
-	len = rows / stripes;
-	first = wb_rng_below(&c->rng, AR_SPECIAL_KINDS);
-	for (size_t s = 0; s < stripes; s++) {
-		size_t r = s * len + wb_rng_below(&c->rng, len);
-		double scale = ar_special_scale[(first + s) % AR_SPECIAL_KINDS];
-
-		ar_special_row(x + r * h, res + r * h, h, scale);
-	}
+	if (rows >= AR_SPECIAL_MIN_ROWS)
+		wb_rng_stripes(&c->rng, rows, AR_SPECIAL_KINDS, ar_special_row,
+			       &p);
 }
 
 static int add_rmsnorm_setup(struct wb_ctx *c)

@@ -458,6 +458,50 @@ static void rng_range_in_range(void **state)
 	assert_true(lo < -2.9 && hi > 4.9); /* covers the interval */
 }
 
+/* What wb_rng_stripes() called: rows and kinds, in order. */
+struct stripes_seen {
+	size_t n, row[64], kind[64];
+};
+
+static void stripe_seen(void *arg, size_t row, size_t kind)
+{
+	struct stripes_seen *p = arg;
+
+	assert_true(p->n < 64);
+	p->row[p->n] = row;
+	p->kind[p->n++] = kind;
+}
+
+/* kinds * (1 + rows / 256) rows, one in each equal stripe, the kinds in
+ * turn; nothing where the stripes would be empty. */
+static void rng_stripes_one_row_per_stripe(void **state)
+{
+	static const size_t rows[] = { 3, 4, 31, 255, 256, 1000, 4096 };
+	struct wb_rng r;
+
+	(void)state;
+	wb_rng_seed(&r, 7);
+	for (size_t t = 0; t < sizeof(rows) / sizeof(rows[0]); t++) {
+		size_t stripes = 3 * (1 + rows[t] / 256), len = rows[t] / stripes;
+		struct stripes_seen seen = { 0 };
+
+		wb_rng_stripes(&r, rows[t], 3, stripe_seen, &seen);
+		assert_int_equal(seen.n, stripes);
+		for (size_t s = 0; s < seen.n; s++) {
+			assert_int_equal(seen.row[s] / len, s);
+			assert_int_equal(seen.kind[s], (seen.kind[0] + s) % 3);
+		}
+	}
+	{
+		struct stripes_seen seen = { 0 };
+
+		wb_rng_stripes(&r, 2, 3, stripe_seen, &seen);
+		wb_rng_stripes(&r, 0, 3, stripe_seen, &seen);
+		wb_rng_stripes(&r, 100, 0, stripe_seen, &seen);
+		assert_int_equal(seen.n, 0);
+	}
+}
+
 static void seed_mix_differs_per_name(void **state)
 {
 	static const char *const names[] = { "sum", "argmax", "scan", "",
@@ -507,6 +551,7 @@ int main(void)
 		cmocka_unit_test(rng_below_unbiased_for_large_n),
 		cmocka_unit_test(rng_unit_in_range),
 		cmocka_unit_test(rng_range_in_range),
+		cmocka_unit_test(rng_stripes_one_row_per_stripe),
 		cmocka_unit_test(seed_mix_differs_per_name),
 	};
 
