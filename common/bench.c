@@ -67,6 +67,8 @@ struct rounds {
 	struct wb_timer t;
 	struct series s[S_COUNT];
 	int order[S_COUNT], n_order;
+	struct wb_traffic tr;    /* what the exercise must move */
+	double ideal[WB_MAX_SAMPLES]; /* kept rounds' ideal times (ideal_of) */
 	size_t kept, discarded, extra;
 	int verified, throttled;
 	double *all_mhz;
@@ -190,6 +192,27 @@ static double median_of(const double *x, size_t n)
 	return wb_summarize(x, n, &s) ? 0 : s.median;
 }
 
+/* The ideal time of kept round k (ms), 0 when it is not known. */
+static double ideal_of(const struct rounds *r, size_t k)
+{
+	const struct series *rd = &r->s[S_READ], *wr = &r->s[S_WRITE];
+	double dram = 0, instr;
+
+	if (rd->on)
+		dram += rd->ms[k] * rd->scale;
+	if (wr->on)
+		dram += wr->ms[k] * wr->scale;
+	switch (r->c->ex->ideal) {
+	case WB_IDEAL_PEER:
+		return r->d ? r->d->peer_ms : 0;
+	case WB_IDEAL_INSTR:
+		instr = r->s[S_NAIVE].ms[k] / r->c->ex->instr_speedup;
+		return instr > dram ? instr : dram;
+	default:
+		return dram;
+	}
+}
+
 /*
  * Time every series once. Returns 1 when the round is kept, 0 when the
  * spacer saw a throttled clock, -1 when a checked output was wrong.
@@ -235,6 +258,7 @@ static int one_round(struct rounds *r, size_t round, int warm)
 		r->s[i].ms[r->kept] = got[i].ms;
 		r->s[i].mhz[r->kept] = got[i].mhz;
 	}
+	r->ideal[r->kept] = ideal_of(r, r->kept);
 	r->extra += extra;
 	r->kept++;
 	return 1;
@@ -242,71 +266,38 @@ static int one_round(struct rounds *r, size_t round, int warm)
 
 /* ---- what the rounds measured ---- */
 
-/* The ideal time of kept round k (ms), 0 when it is not known. */
-static double ideal_of(const struct rounds *r, size_t k)
-{
-	const struct series *rd = &r->s[S_READ], *wr = &r->s[S_WRITE];
-	double dram = 0, instr;
-
-	if (rd->on)
-		dram += rd->ms[k] * rd->scale;
-	if (wr->on)
-		dram += wr->ms[k] * wr->scale;
-	switch (r->c->ex->ideal) {
-	case WB_IDEAL_PEER:
-		return r->d ? r->d->peer_ms : 0;
-	case WB_IDEAL_INSTR:
-		instr = r->s[S_NAIVE].ms[k] / r->c->ex->instr_speedup;
-		return instr > dram ? instr : dram;
-	default:
-		return dram;
-	}
-}
-
-/* Paired per-round ratios a[k] / b[k] (b: the student), as logs. */
+/* Paired per-round ratios a[k] / b[k] (a: the naive, or the ideal when
+ * `which`; b: the student), their median and its 95% interval. */
 static int paired(const struct rounds *r, int which, struct wb_ci *ci)
 {
-	double *x = malloc((r->kept ? r->kept : 1) * sizeof(*x));
+	const double *a = which ? r->ideal : r->s[S_NAIVE].ms;
+	const double *b = r->s[S_OTHER].ms;
+	double x[WB_MAX_SAMPLES];
 	size_t n = 0;
 
-	if (!x)
-		wb_die("out of host memory for the timing statistics");
-	for (size_t k = 0; k < r->kept; k++) {
-		double a = which ? ideal_of(r, k) : r->s[S_NAIVE].ms[k];
-		double b = r->s[S_OTHER].ms[k];
-
-		if (a > 0 && b > 0)
-			x[n++] = log(a / b);
-	}
+	for (size_t k = 0; k < r->kept; k++)
+		if (a[k] > 0 && b[k] > 0)
+			x[n++] = log(a[k] / b[k]);
 	if (!n || wb_median_ci(x, n, WB_CI_Z, &ci->lo, &ci->med, &ci->hi)) {
-		free(x);
 		memset(ci, 0, sizeof(*ci));
 		return -1;
 	}
 	ci->lo = exp(ci->lo);
 	ci->med = exp(ci->med);
 	ci->hi = exp(ci->hi);
-	free(x);
 	return 0;
 }
 
 /* naive / ideal over the kept rounds: what turns shares into speedups. */
 static double naive_over_ideal(const struct rounds *r)
 {
-	double *x = malloc((r->kept ? r->kept : 1) * sizeof(*x)), m;
+	double x[WB_MAX_SAMPLES];
 	size_t n = 0;
 
-	if (!x)
-		wb_die("out of host memory for the timing statistics");
-	for (size_t k = 0; k < r->kept; k++) {
-		double i = ideal_of(r, k);
-
-		if (i > 0)
-			x[n++] = r->s[S_NAIVE].ms[k] / i;
-	}
-	m = n ? median_of(x, n) : 0;
-	free(x);
-	return m;
+	for (size_t k = 0; k < r->kept; k++)
+		if (r->ideal[k] > 0)
+			x[n++] = r->s[S_NAIVE].ms[k] / r->ideal[k];
+	return n ? median_of(x, n) : 0;
 }
 
 static double rel_err(const struct series *s, size_t n)
@@ -328,51 +319,52 @@ static double rel_err(const struct series *s, size_t n)
 static int grade_known(const struct rounds *r)
 {
 	const struct wb_scale_in *ti = r->d ? &r->d->tiers : NULL;
-	struct wb_ci share, speedup;
+	struct wb_ci share, speedup, *ci = &speedup;
 	struct wb_scale sc;
-	double p_lo, p_hi;
 
 	if (rel_err(&r->s[S_NAIVE], r->kept) > 0.02 ||
 	    paired(r, 0, &speedup))
 		return 0;
-	if (!ti || !ti->n)
+	if (ti && ti->n && ti->unit == WB_SCALE_SHARE)
+		ci = paired(r, 1, &share) ? NULL : &share;
+	if (!ti || !ti->n || !ci ||
+	    wb_scale_make(&sc, ti->unit, ti->x, ti->pts, ti->n,
+			  naive_over_ideal(r)))
 		return speedup.hi / speedup.lo < 1.02;
-	if (ti->unit == WB_SCALE_SPEEDUP) {
-		if (wb_scale_speedups(&sc, ti->x, ti->pts, ti->n))
-			return speedup.hi / speedup.lo < 1.02;
-		p_lo = wb_scale_points(&sc, speedup.lo, NULL, NULL);
-		p_hi = wb_scale_points(&sc, speedup.hi, NULL, NULL);
-		return p_hi - p_lo <= WB_POINTS_TOL;
-	}
-	if (paired(r, 1, &share) ||
-	    wb_scale_shares(&sc, ti->x, ti->pts, ti->n, naive_over_ideal(r)))
-		return speedup.hi / speedup.lo < 1.02;
-	p_lo = wb_scale_points(&sc, share.lo, NULL, NULL);
-	p_hi = wb_scale_points(&sc, share.hi, NULL, NULL);
-	return p_hi - p_lo <= WB_POINTS_TOL;
+	return wb_scale_points(&sc, ci->hi, NULL, NULL) -
+	       wb_scale_points(&sc, ci->lo, NULL, NULL) <= WB_POINTS_TOL;
 }
 
-static int medians_known(const struct rounds *r)
-{
-	for (int i = 0; i < S_COUNT; i++)
-		if (r->s[i].on && rel_err(&r->s[i], r->kept) > WB_TARGET_REL_ERR)
-			return 0;
-	return 1;
-}
-
+/*
+ * After a forward round only (so both orders weigh the same). The rule
+ * itself is stats.h's: at least WB_MIN_SAMPLES rounds, at most
+ * WB_MAX_SAMPLES or WB_MAX_TIMING_S; in between, a grade stops when it
+ * is known (grade_known), anything else when every median is known to
+ * WB_TARGET_REL_ERR.
+ */
 static int should_stop(const struct rounds *r, size_t round)
 {
+	static const struct wb_stop_rule rule = {
+		.min_samples = WB_MIN_SAMPLES,
+		.max_samples = WB_MAX_SAMPLES,
+		.target_rel_err = WB_TARGET_REL_ERR,
+		.max_seconds = WB_MAX_TIMING_S,
+	};
+	double err[S_COUNT];
+	size_t n = 0;
+
 	if (round % 2)
-		return 0; /* after a forward round only */
-	if (r->kept >= WB_MAX_SAMPLES)
-		return 1;
+		return 0;
 	if (r->kept + r->discarded >= 4 * WB_MAX_SAMPLES - 1)
 		return 1; /* throttled throughout: the buffers end here */
-	if (r->kept < WB_MIN_SAMPLES)
-		return 0;
-	if (now_s() - r->t0 >= WB_MAX_TIMING_S)
-		return 1;
-	return r->kind == WB_BENCH_GRADE ? grade_known(r) : medians_known(r);
+	if (r->kind == WB_BENCH_GRADE)
+		err[n++] = r->kept >= WB_MIN_SAMPLES && grade_known(r) ?
+			   0 : INFINITY;
+	else
+		for (int i = 0; i < S_COUNT; i++)
+			if (r->s[i].on)
+				err[n++] = rel_err(&r->s[i], r->kept);
+	return wb_should_stop(&rule, r->kept, now_s() - r->t0, err, n);
 }
 
 /* ---- checks of timed outputs ---- */
@@ -450,7 +442,6 @@ static void summarize(const struct rounds *r, struct wb_shape_time *st)
 	const struct series *s = r->s;
 	size_t n = r->kept;
 	struct wb_summary clk;
-	double *ideal;
 
 	wb_summarize(s[S_NAIVE].ms, n, &st->naive);
 	st->timed_naive = 1;
@@ -461,15 +452,9 @@ static void summarize(const struct rounds *r, struct wb_shape_time *st)
 		wb_summarize(s[S_OTHER].ms, n, &st->student);
 		st->timed_student = 1;
 	}
-	ideal = malloc((n ? n : 1) * sizeof(*ideal));
-	if (!ideal)
-		wb_die("out of host memory for the timing statistics");
-	for (size_t k = 0; k < n; k++)
-		ideal[k] = ideal_of(r, k);
-	st->have_ideal = n && ideal[0] > 0;
+	st->have_ideal = n && r->ideal[0] > 0;
 	if (st->have_ideal)
-		wb_summarize(ideal, n, &st->ideal);
-	free(ideal);
+		wb_summarize(r->ideal, n, &st->ideal);
 	if (r->kind != WB_BENCH_REFERENCE) {
 		paired(r, 0, &st->speedup);
 		if (st->have_ideal)
@@ -510,8 +495,6 @@ static void rounds_free(struct rounds *r)
 static void rounds_init(struct rounds *r, struct wb_ctx *c, uint64_t seed,
 			enum wb_bench_kind kind, const struct wb_decision *d)
 {
-	struct wb_traffic tr = { 0 };
-
 	memset(r, 0, sizeof(*r));
 	r->c = c;
 	r->kind = kind;
@@ -536,10 +519,10 @@ static void rounds_init(struct rounds *r, struct wb_ctx *c, uint64_t seed,
 		series_impl(r, S_OTHER, "student", WB_STUDENT);
 	}
 	if (c->ex->traffic)
-		c->ex->traffic(c->size, &tr);
-	probe_setup(&r->s[S_READ], "read", tr.read, WB_PROBE_READ8,
+		c->ex->traffic(c->size, &r->tr);
+	probe_setup(&r->s[S_READ], "read", r->tr.read, WB_PROBE_READ8,
 		    WB_PROBE_READ4);
-	probe_setup(&r->s[S_WRITE], "write", tr.write, WB_PROBE_WRITE4,
+	probe_setup(&r->s[S_WRITE], "write", r->tr.write, WB_PROBE_WRITE4,
 		    WB_PROBE_MEMSET);
 	/* The student last in a forward round, the naive first. */
 	for (int i = 0; i < S_COUNT; i++) {
@@ -556,7 +539,6 @@ enum wb_verdict wb_bench_shape(struct wb_ctx *c, uint64_t seed,
 			       const struct wb_decision *d,
 			       struct wb_shape_time *st)
 {
-	struct wb_traffic tr = { 0 };
 	enum wb_verdict v = WB_V_PASS;
 	struct rounds r;
 	size_t round = 0;
@@ -586,11 +568,9 @@ enum wb_verdict wb_bench_shape(struct wb_ctx *c, uint64_t seed,
 		v = wb_diag.timed_oob ? WB_V_OUT_OF_BOUNDS : WB_V_WRONG;
 	if (v == WB_V_PASS) {
 		summarize(&r, st);
-		if (c->ex->traffic)
-			c->ex->traffic(c->size, &tr);
-		st->read_bytes = tr.read;
-		st->write_bytes = tr.write;
-		st->flops = tr.flops;
+		st->read_bytes = r.tr.read;
+		st->write_bytes = r.tr.write;
+		st->flops = r.tr.flops;
 	}
 	rounds_free(&r);
 	wb_fresh_end(c);

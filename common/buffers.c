@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "knobs.h"
+#include "probe.h"
 #include "runner.h"
 #include "workbook.h"
 
@@ -147,7 +148,7 @@ void wb_bufs_upload(struct wb_ctx *c)
 	WB_CUDA(cudaDeviceSynchronize());
 }
 
-void wb_bufs_poison(struct wb_ctx *c)
+void wb_bufs_reset(struct wb_ctx *c, int perturb, uint64_t key)
 {
 	for (int i = 0; i < c->nbuf; i++) {
 		struct wb_buf *b = &c->buf[i];
@@ -155,9 +156,15 @@ void wb_bufs_poison(struct wb_ctx *c)
 		if (b->kind == WB_OUT)
 			WB_CUDA(cudaMemsetAsync(b->dev, WB_POISON_BYTE, b->bytes, 0));
 		else if (b->kind == WB_INOUT)
-			WB_CUDA(cudaMemcpyAsync(b->dev, b->init_dev, b->bytes,
-						cudaMemcpyDeviceToDevice, 0));
+			WB_CUDA(wb_perturb(b->dev, b->init_dev, b->bytes,
+					   perturb ? b->fresh : WB_FRESH_NONE,
+					   key));
 	}
+}
+
+void wb_bufs_poison(struct wb_ctx *c)
+{
+	wb_bufs_reset(c, 0, 0);
 }
 
 static const char *kind_name(const struct wb_buf *b)

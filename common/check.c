@@ -98,12 +98,12 @@ void wb_cmp_i64(const int64_t *got, const int64_t *want, size_t n,
 	}
 }
 
-double wb_row_atol(const double *want, size_t n, double atol, double floor)
+double wb_row_atol(const double *want, size_t n, double atol)
 {
 	double top = 0;
 
 	for (size_t i = 0; i < n; i++)
 		top = fabs(want[i]) > top ? fabs(want[i]) : top;
 	atol *= top < 1 ? top : 1;
-	return atol > floor ? atol : floor;
+	return atol > WB_ROW_ATOL_FLOOR ? atol : WB_ROW_ATOL_FLOOR;
 }

@@ -49,10 +49,15 @@ struct wb_cmp {
 /*
  * The absolute tolerance for a row of n reference values whose scale may be
  * tiny (rows of 1e-20 in the RMSNorms): atol times the row's largest |want|
- * when that is under 1, and never under floor (under 1.2e-38 floats are
- * subnormal, or flushed to zero). Ordinary rows keep their atol.
+ * when that is under 1, so such rows are compared as closely as ordinary
+ * ones and not waved through by an atol made for values of order 1; where
+ * the scaling bites, correct float code errs relatively, inside the rtol.
+ * Never under WB_ROW_ATOL_FLOOR: float32 (and bf16) values under 1.2e-38
+ * are subnormal (spacing 1.4e-45) or flushed to zero with -ftz. Ordinary
+ * rows keep their atol.
  */
-double wb_row_atol(const double *want, size_t n, double atol, double floor);
+#define WB_ROW_ATOL_FLOOR 1e-30
+double wb_row_atol(const double *want, size_t n, double atol);
 
 /* Is got within atol + rtol * |want| of want? NaN never is. */
 int wb_close(double got, double want, double atol, double rtol);

@@ -92,16 +92,7 @@ void wb_fresh_round(struct wb_ctx *c, uint64_t r)
 
 void wb_fresh_prepare(struct wb_ctx *c)
 {
-	for (int i = 0; i < c->nbuf; i++) {
-		struct wb_buf *b = &c->buf[i];
-
-		if (b->kind == WB_OUT)
-			WB_CUDA(cudaMemsetAsync(b->dev, WB_POISON_BYTE, b->bytes, 0));
-		else if (b->kind == WB_INOUT)
-			WB_CUDA(wb_perturb(b->dev, b->init_dev, b->bytes,
-					   fr.on ? b->fresh : WB_FRESH_NONE,
-					   fr.key));
-	}
+	wb_bufs_reset(c, fr.on, fr.key);
 }
 
 /* dst = src perturbed as the device does it (fresh_hash.h). */
@@ -143,6 +134,8 @@ void wb_fresh_host_begin(struct wb_ctx *c)
 
 void wb_fresh_host_end(struct wb_ctx *c)
 {
+	int restored = 0;
+
 	for (int i = 0; i < c->nbuf; i++) {
 		struct wb_buf *b = &c->buf[i];
 		void **side = b->kind == WB_IN ? &b->host : &b->init;
@@ -152,8 +145,10 @@ void wb_fresh_host_end(struct wb_ctx *c)
 		free(*side);
 		*side = fr.host_orig[i];
 		fr.host_orig[i] = NULL;
-		c->inputs_gen = wb_next_gen();
+		restored = 1;
 	}
+	if (restored)
+		c->inputs_gen = wb_next_gen();
 }
 
 void wb_inputs_reload(struct wb_ctx *c)
@@ -170,6 +165,5 @@ void wb_fresh_end(struct wb_ctx *c)
 	for (int i = 0; i < WB_MAX_BUFS; i++)
 		if (fr.copy[i])
 			cudaFree(fr.copy[i]);
-	(void)c;
 	memset(&fr, 0, sizeof(fr));
 }

@@ -381,6 +381,10 @@ static void emit_rule(struct prog *p, const struct rule *r, unsigned int us,
 	emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, (unsigned int)r->nr);
 	if (r->check == ALLOW || r->check == DENY) {
 		ret(p, r->check == ALLOW ? SECCOMP_RET_ALLOW : deny);
+	} else if (r->check == DENY_NEW_FD) {
+		load_arg(p, r->arg);
+		deny_new_fd(p, mark, deny);
+		load_nr(p);
 	} else if (r->check == DENY_SHARED_NEW_FD) {
 		load_arg(p, 3);
 		emit(p, BPF_JMP | BPF_JSET | BPF_K, 0, 4, MAP_SHARED);
@@ -407,10 +411,6 @@ static void emit_rule(struct prog *p, const struct rule *r, unsigned int us,
 			break;
 		case DENY_OLD_FD:
 			emit(p, BPF_JMP | BPF_JGT | BPF_K, 1, 0, mark);
-			break;
-		case DENY_NEW_FD:
-			emit(p, BPF_JMP | BPF_JGT | BPF_K, 0, 2, mark);
-			emit(p, BPF_JMP | BPF_JGE | BPF_K, 1, 0, 0x80000000u);
 			break;
 		}
 		ret(p, deny);

@@ -212,13 +212,6 @@ double wb_spacer_mhz(void)
 	return spacer_mhz_host ? *(volatile double *)spacer_mhz_host : 0;
 }
 
-cudaError_t wb_l2_clean(const void *buf, size_t bytes)
-{
-	read4_kernel<<<read4_blocks, PROBE_THREADS>>>((const uint4 *)buf,
-						      bytes / 16, sink);
-	return cudaGetLastError();
-}
-
 cudaError_t wb_probe_run(enum wb_probe p, const void *src, void *dst,
 			 size_t bytes)
 {

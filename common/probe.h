@@ -52,9 +52,6 @@ cudaError_t wb_spacer(double us);
 /* The SM clock (MHz) the last spacer measured; valid after a sync. */
 double wb_spacer_mhz(void);
 
-/* Queue a read pass over buf (bytes, 16-byte aligned). */
-cudaError_t wb_l2_clean(const void *buf, size_t bytes);
-
 /* Queue probe p over bytes of src and/or dst (16-byte aligned). */
 cudaError_t wb_probe_run(enum wb_probe p, const void *src, void *dst,
 			 size_t bytes);

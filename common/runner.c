@@ -355,30 +355,22 @@ static double geomean(const void *x, size_t stride, int n)
 
 #define GEO(st, n, field) geomean(&(st)[0].field, sizeof((st)[0]), (n))
 
+/* The "time" line of the summary at offset off of each shape (in us). */
 static void time_line(const struct wb_shape_time *st, int n, const char *who,
 		      size_t off)
 {
-	const struct wb_summary *s0 = (const void *)((const char *)&st[0] + off);
-	double med[WB_MAX_BENCH], q1[WB_MAX_BENCH], q3[WB_MAX_BENCH];
+	const struct wb_summary *s = (const void *)((const char *)st + off);
 
-	for (int i = 0; i < n; i++) {
-		const struct wb_summary *s =
-			(const void *)((const char *)&st[i] + off);
-
-		med[i] = s->median * 1e3;
-		q1[i] = s->q1 * 1e3;
-		q3[i] = s->q3 * 1e3;
-	}
 	wb_result("time", "%s %.3f %.3f %.3f %zu", who,
-		  geomean(med, sizeof(double), n), geomean(q1, sizeof(double), n),
-		  geomean(q3, sizeof(double), n), s0->n);
+		  1e3 * geomean(&s->median, sizeof(*st), n),
+		  1e3 * geomean(&s->q1, sizeof(*st), n),
+		  1e3 * geomean(&s->q3, sizeof(*st), n), s->n);
 }
 
-static const char *ideal_word(const struct wb_exercise *ex)
-{
-	return ex->ideal == WB_IDEAL_PEER ? "peer" :
-	       ex->ideal == WB_IDEAL_INSTR ? "instr" : "dram";
-}
+static const char *const ideal_names[] = {
+	[WB_IDEAL_DRAM] = "dram", [WB_IDEAL_PEER] = "peer",
+	[WB_IDEAL_INSTR] = "instr",
+};
 
 /* What the people reading the .out and the report see of one shape. */
 static void shape_notes(const struct wb_exercise *ex, const struct wb_size *s,
@@ -440,10 +432,9 @@ static enum wb_verdict bench_all(const struct wb_exercise *ex, uint64_t seed,
 		resets += st[i].resets;
 		checked += st[i].verified;
 		if (n > 1 && st[i].timed_student)
-			wb_result("detail", "%s: %.1f us vs naive %.1f us (%.2fx)%s",
+			wb_result("detail", "%s: %.1f us vs naive %.1f us (%.2fx)",
 				  ex->bench[i].label, st[i].student.median * 1e3,
-				  st[i].naive.median * 1e3, st[i].speedup.med,
-				  st[i].have_ideal ? "" : "");
+				  st[i].naive.median * 1e3, st[i].speedup.med);
 	}
 	time_line(st, n, "naive", offsetof(struct wb_shape_time, naive));
 	if (st[0].timed_student)
@@ -461,7 +452,7 @@ static enum wb_verdict bench_all(const struct wb_exercise *ex, uint64_t seed,
 	if (st[0].have_ideal)
 		wb_result("ratio", "naive_ideal %.5f 0 0",
 			  GEO(st, n, naive_over_ideal));
-	wb_result("sol", "%s %.0f %.0f %.1f %.1f", ideal_word(ex),
+	wb_result("sol", "%s %.0f %.0f %.1f %.1f", ideal_names[ex->ideal],
 		  GEO(st, n, read_bytes), GEO(st, n, write_bytes),
 		  st[0].read_probe >= 0 ? GEO(st, n, read_gbps) : 0,
 		  st[0].write_probe >= 0 ? GEO(st, n, write_gbps) : 0);
@@ -579,11 +570,6 @@ static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
 		diagnose(ex, seed);
 	finish(v, 0);
 }
-
-static const char *const ideal_names[] = {
-	[WB_IDEAL_DRAM] = "dram", [WB_IDEAL_PEER] = "peer",
-	[WB_IDEAL_INSTR] = "instr",
-};
 
 /*
  * The lab's table, for the driver: "exercise NAME KIND POINTS_CORRECT

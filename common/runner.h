@@ -35,6 +35,9 @@ void wb_ctx_init(struct wb_ctx *c, const struct wb_exercise *ex,
 /* buffers.c: the life of an exercise's buffers at one size. */
 enum wb_guard_status { WB_GUARDS_OK, WB_GUARDS_HIT };
 void wb_bufs_upload(struct wb_ctx *c);
+/* Poison the outputs; restore the in-out buffers from their initial
+ * copies, perturbed under key when perturb is set (fresh.c's rounds). */
+void wb_bufs_reset(struct wb_ctx *c, int perturb, uint64_t key);
 void wb_bufs_poison(struct wb_ctx *c);
 /* Read outputs back; check guards (and, if asked, unchanged inputs). */
 enum wb_guard_status wb_bufs_readback(struct wb_ctx *c, int check_inputs);

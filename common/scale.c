@@ -64,6 +64,14 @@ int wb_scale_speedups(struct wb_scale *sc, const double *speedup,
 	return 0;
 }
 
+int wb_scale_make(struct wb_scale *sc, enum wb_scale_unit unit,
+		  const double *x, const double *pts, int n, double r)
+{
+	if (unit == WB_SCALE_SPEEDUP)
+		return wb_scale_speedups(sc, x, pts, n);
+	return wb_scale_shares(sc, x, pts, n, r);
+}
+
 double wb_scale_speedup_at(const struct wb_scale *sc, int k)
 {
 	if (k < 0 || k > sc->n || !sc->r)

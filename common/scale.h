@@ -43,6 +43,10 @@ int wb_scale_shares(struct wb_scale *sc, const double *share,
 int wb_scale_speedups(struct wb_scale *sc, const double *speedup,
 		      const double *pts, int n);
 
+/* Either of the above, as unit says (r: for shares only). */
+int wb_scale_make(struct wb_scale *sc, enum wb_scale_unit unit,
+		  const double *x, const double *pts, int n, double r);
+
 /*
  * Points for x (in the scale's unit); the tiers reached into *tier and
  * the next boundary, as a speedup over the naive, into *next (0 at the

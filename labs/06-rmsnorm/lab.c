@@ -88,17 +88,11 @@ static double bf16_at(const void *p, size_t i)
 }
 
 /*
- * The absolute part of a tolerance, for one row (wb_row_atol): atol itself
- * where the row's largest |reference| is 1 or more, scaled down with it
- * below, so that the rows of magnitude 1e-20 (outputs near 1e-17) are
- * compared as closely as ordinary ones and not waved through by an atol of
- * 1e-5. An ordinary row keeps most of atol (its largest |x| is at least
- * its rms, and w >= 0.5); where the scaling bites, correct float code errs
- * relatively, well inside the rtol. Never below ATOL_FLOOR: under 1.2e-38
- * floats are subnormal (absolute spacing 1.4e-45, or flushed to zero with
- * -ftz).
+ * The absolute part of a tolerance is scaled per row (wb_row_atol): the
+ * rows of magnitude 1e-20 (outputs near 1e-17) are compared as closely as
+ * ordinary ones. An ordinary row keeps most of atol (its largest |x| is at
+ * least its rms, and w >= 0.5).
  */
-#define ATOL_FLOOR 1e-30
 
 
 /* Row by row: the reference from x and w, then y against it. */
@@ -121,7 +115,7 @@ static void check_rows(struct wb_ctx *c, value_fn *at, double atol, double rtol)
 		}
 		cpu_rmsnorm_row(xr, wr, want, h);
 		wb_check_f32(c, "y", got, want, h,
-			     wb_row_atol(want, h, atol, ATOL_FLOOR), rtol);
+			     wb_row_atol(want, h, atol), rtol);
 		if (c->failed)
 			wb_fail(c, "  (row %zu of %zu; y indices above are within "
 				   "the row)", r, rows);

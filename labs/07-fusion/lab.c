@@ -310,25 +310,15 @@ static int add_rmsnorm_run(struct wb_ctx *c, enum wb_impl impl)
  * unwritten residual still holds its initial value and fails). y: 1e-5 +
  * 1e-4 |ref|, as in lab 06: a float sum of up to 16384 squares in any
  * order errs by well under 1e-5 relative, rsqrtf by 2 ulp. Both atols are
- * scaled per row, as in lab 06 (ar_row_atol).
+ * scaled per row, as in lab 06 (wb_row_atol): the 1e-20 rows (h ~ 1e-20,
+ * y ~ 1e-17) are compared as closely as ordinary ones, whose largest |h|
+ * and |y| are of order 1 and keep most of atol.
  */
 #define RES_ATOL 1e-6
 #define RES_RTOL 1e-6
 #define AR_ATOL 1e-5
 #define AR_RTOL 1e-4
 
-/*
- * The absolute part of a tolerance for one row: atol where the row's
- * largest |reference| is 1 or more, scaled down with it below, so that
- * the 1e-20 rows (h ~ 1e-20, y ~ 1e-17) are compared as closely as
- * ordinary ones instead of passing whatever they hold under an atol of
- * 1e-5; never below AR_ATOL_FLOOR, since float32 values under 1.2e-38 are
- * subnormal (spacing 1.4e-45, or flushed to zero with -ftz).
- * Ordinary rows keep most of atol (their largest |h| and |y| are of order
- * 1); where the scaling does bite, correct float code errs relatively,
- * well inside the rtol, so nothing right is lost.
- */
-#define AR_ATOL_FLOOR 1e-30
 
 
 /* Row by row: h = x + residual, then y from h, each against the kernel. */
@@ -349,12 +339,12 @@ static void add_rmsnorm_check(struct wb_ctx *c)
 			ss += hr[i] * hr[i];
 		}
 		wb_check_f32(c, "residual", res + off, hr, h,
-			     wb_row_atol(hr, h, RES_ATOL, AR_ATOL_FLOOR), RES_RTOL);
+			     wb_row_atol(hr, h, RES_ATOL), RES_RTOL);
 		scale = 1.0 / sqrt(ss / (double)h + AR_EPS);
 		for (size_t i = 0; i < h; i++)
 			want[i] = hr[i] * scale * w[i];
 		wb_check_f32(c, "y", y + off, want, h,
-			     wb_row_atol(want, h, AR_ATOL, AR_ATOL_FLOOR), AR_RTOL);
+			     wb_row_atol(want, h, AR_ATOL), AR_RTOL);
 		if (c->failed)
 			note_row(c, r, rows);
 	}

@@ -321,6 +321,25 @@ static void cmp_i64_poison_and_cap(void **state)
 	assert_near(c.shown[0].got, 11, 0);
 }
 
+/* ---- wb_row_atol ---- */
+
+/* atol kept for rows of order 1 or more, scaled by the largest |want|
+ * below, never under the floor. */
+static void row_atol_scales_with_the_row(void **state)
+{
+	const double big[3] = { 0.5, -3, 2 }, small[3] = { 1e-3, -2e-3, 0 };
+	const double e20[2] = { 1e-20, -5e-21 }, e28[2] = { 1e-28, -1e-40 };
+	const double zero[2] = { 0, 0 };
+
+	(void)state;
+	assert_true(wb_row_atol(big, 3, 1e-5) == 1e-5);
+	assert_near(wb_row_atol(small, 3, 1e-5), 2e-8, 1e-20);
+	assert_near(wb_row_atol(e20, 2, 1e-5), 1e-25, 1e-37);
+	assert_true(wb_row_atol(e28, 2, 1e-5) == WB_ROW_ATOL_FLOOR);
+	assert_true(wb_row_atol(zero, 2, 1e-5) == WB_ROW_ATOL_FLOOR);
+	assert_true(wb_row_atol(big, 0, 1e-5) == WB_ROW_ATOL_FLOOR);
+}
+
 /* ---- rng ---- */
 
 static void rng_same_seed_same_stream(void **state)
@@ -551,6 +570,7 @@ int main(void)
 		cmocka_unit_test(rng_below_unbiased_for_large_n),
 		cmocka_unit_test(rng_unit_in_range),
 		cmocka_unit_test(rng_range_in_range),
+		cmocka_unit_test(row_atol_scales_with_the_row),
 		cmocka_unit_test(rng_stripes_one_row_per_stripe),
 		cmocka_unit_test(seed_mix_differs_per_name),
 	};

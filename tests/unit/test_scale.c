@@ -358,6 +358,25 @@ static void one_tier(void **state)
 
 /* ---- invalid tiers ---- */
 
+/* wb_scale_make is either maker, as its unit says; r only for shares. */
+static void make_picks_by_unit(void **state)
+{
+	struct wb_scale a, b;
+
+	(void)state;
+	memset(&a, 0, sizeof(a)); /* the slots past n stay as they were */
+	memset(&b, 0, sizeof(b));
+	assert_int_equal(wb_scale_make(&a, WB_SCALE_SHARE, share3, pts3, 3,
+				       20), 0);
+	assert_int_equal(wb_scale_shares(&b, share3, pts3, 3, 20), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_int_equal(wb_scale_make(&a, WB_SCALE_SPEEDUP, pts3, pts3, 3,
+				       20), 0);
+	assert_int_equal(wb_scale_speedups(&b, pts3, pts3, 3), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_true(a.r == 1);
+}
+
 static void invalid_tiers_are_refused(void **state)
 {
 	static const struct {
@@ -410,6 +429,7 @@ int main(void)
 		cmocka_unit_test(speedups),
 		cmocka_unit_test(speedups_first_tier_at_the_start),
 		cmocka_unit_test(one_tier),
+		cmocka_unit_test(make_picks_by_unit),
 		cmocka_unit_test(invalid_tiers_are_refused),
 	};
 
