@@ -45,9 +45,15 @@ skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
 # corpus: what needs them is skipped, with this reason.
 NO_SOLUTIONS="no solutions/ here (the student handout)"
 
-# A results.tsv row's verdict and points: verdict_of TSV LAB EXERCISE
+# A results.tsv row's verdict: verdict_of TSV LAB EXERCISE
 verdict_of() { awk -F '\t' -v l="$2" -v e="$3" '$1 == l && $2 == e { print $3 }' "$1"; }
-speedup_of() { awk -F '\t' -v l="$2" -v e="$3" '$1 == l && $2 == e { print $6 }' "$1"; }
+
+# column NAME of TSV's row LAB EXERCISE, found by the header's name
+tsv_col() { # tsv_col TSV LAB EXERCISE NAME
+	awk -F '\t' -v l="$2" -v e="$3" -v c="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		$1 == l && $2 == e && k { print $k }' "$1"
+}
 
 # ---- unit ------------------------------------------------------------------
 section_unit() {
@@ -276,9 +282,7 @@ expect_file() {
 		[ "$got" = "$want" ] || { ok=1; echo "$ex: got ${got:-nothing}, expected $want" >> "$LOGS/$2.log"; }
 		[ -n "$limit" ] || continue
 		col=${limit%%<*} max=${limit#*<}
-		x=$(awk -F '\t' -v l="${ex%%/*}" -v e="${ex#*/}" -v c="$col" '
-			NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
-			$1 == l && $2 == e && k { print $k }' "$LOGS/$2.tsv")
+		x=$(tsv_col "$LOGS/$2.tsv" "${ex%%/*}" "${ex#*/}" "$col")
 		awk -v x="$x" -v m="$max" 'BEGIN { exit !(x != "" && x + 0 < m + 0) }' ||
 			{ ok=1; echo "$ex: $col ${x:-none}, expected below $max" >> "$LOGS/$2.log"; }
 	done < "$1"
@@ -420,6 +424,25 @@ section_profile() {
 # make batch on 13 generated submissions without a GPU (extraction, the
 # sandbox, resume, the gradebook), and as a Slurm job array on a one-node
 # Slurm that the test starts: tests/batch/test.sh, tests/slurm/test.sh.
+
+# in_box SCRATCH [batch options...] -- COMMAND...: COMMAND in the sandbox
+# every grading runs in, writable folder SCRATCH (batch --sandbox-exec;
+# the batch tool must be built)
+in_box() {
+	box_scratch=$1
+	shift
+	"$BUILD/host/tools/batch/batch" --sandbox-exec --scratch "$box_scratch" \
+		--repo . --build "$BUILD" --objs "$B" --build-only "$@"
+}
+
+# can_box SCRATCH LOG: can a sandbox be made here? Sets box_why when not.
+can_box() {
+	in_box "$1" -- /bin/true > "$2" 2>&1 && return 0
+	box_why=$(sed -n 's/^batch: cannot make a sandbox: //p' "$2" | head -n 1)
+	box_why=${box_why:-$(head -n 1 "$2")}
+	return 1
+}
+
 section_batch() {
 	if [ ! -d solutions ] || [ ! -f tests/batch/test.sh ]; then
 		skip "batch: $NO_SOLUTIONS"

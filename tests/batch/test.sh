@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/batch/test.sh - the "batch" section of tests/run.sh (sourced: it
-# uses run.sh's pass, fail, skip, $LOGS, $MAKE, $BUILD and $B). No GPU:
-# the batch builds and checks (BUILD_ONLY=1), which is everything but the
-# timing: extraction, the sandbox, isolation, resume, the gradebook.
+# uses run.sh's pass, fail, skip, in_box, can_box, $LOGS, $MAKE, $BUILD
+# and $B). No GPU: the batch builds and checks (BUILD_ONLY=1), which is
+# everything but the timing: extraction, the sandbox, isolation, resume,
+# the gradebook.
 #
 #   class      13 generated submissions (tests/batch/make-class.sh) grade
 #              into the verdicts of tests/batch/expected
@@ -53,32 +54,21 @@ bt_make() {
 		${bt_off:+SANDBOX=off} "$@" > "$bt_log" 2>&1
 }
 
-# bt_box SCRATCH [batch options...] -- COMMAND...: COMMAND in the sandbox
-# every grading runs in, writable folder SCRATCH (batch --sandbox-exec)
-bt_box() {
-	bt_scratch=$1
-	shift
-	"$bt_bin" --sandbox-exec --scratch "$bt_scratch" --repo . --build "$BUILD" \
-		--objs "$B" --build-only "$@"
-}
-
-# bt_can_box: can a sandbox be made here? Sets bt_why when not.
-bt_can_box() {
-	bt_box "$bt_dir/check" -- /bin/true > "$LOGS/batch-sandbox-check.log" 2>&1 && return 0
-	bt_why=$(sed -n 's/^batch: cannot make a sandbox: //p' "$LOGS/batch-sandbox-check.log" | head -n 1)
-	bt_why=${bt_why:-$(head -n 1 "$LOGS/batch-sandbox-check.log")}
-	return 1
+# bt_wait_port FILE: the port a listener just started writes first into
+# FILE (waiting up to 5 s for it)
+bt_wait_port() {
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -s "$1" ] && break
+		sleep 0.5
+	done
+	head -n 1 "$1"
 }
 
 # bt_listen: a fresh listener on the loopback; sets bt_lpid and bt_port
 bt_listen() {
 	"$bt_dir/listen" 300 > "$bt_dir/listen2.out" &
 	bt_lpid=$!
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		[ -s "$bt_dir/listen2.out" ] && break
-		sleep 0.5
-	done
-	bt_port=$(head -n 1 "$bt_dir/listen2.out")
+	bt_port=$(bt_wait_port "$bt_dir/listen2.out")
 }
 
 bt_connections() { grep -c '^connection' "$bt_dir/listen2.out"; }
@@ -101,7 +91,7 @@ bt_probe() {
 
 bt_sandbox() {
 	if [ -n "$bt_off" ]; then
-		skip "batch/sandbox: mallory's probe in the sandbox: no sandbox here ($bt_why)"
+		skip "batch/sandbox: mallory's probe in the sandbox: no sandbox here ($box_why)"
 		return 1
 	fi
 	if ! grep -q 'in the sandbox (bubblewrap)' "$bt_out/summary.txt" 2> /dev/null; then
@@ -255,7 +245,7 @@ bt_hostile_setup() {
 bt_hostile_run() {
 	bt_hl=$1
 	shift
-	bt_box "$bt_h/out/work/mallory" "$@" > "$bt_hl" 2>&1
+	in_box "$bt_h/out/work/mallory" "$@" > "$bt_hl" 2>&1
 }
 
 # Processes of the hostile program still alive (none once a sandbox ended).
@@ -268,7 +258,7 @@ bt_left() {
 
 bt_hostile() {
 	if [ -n "$bt_off" ]; then
-		skip "batch/hostile: a hostile program in the sandbox: no sandbox here ($bt_why)"
+		skip "batch/hostile: a hostile program in the sandbox: no sandbox here ($box_why)"
 		return
 	fi
 	if ! bt_hostile_setup; then
@@ -278,11 +268,7 @@ bt_hostile() {
 	cp Makefile "$bt_h/Makefile.before"
 	"$bt_dir/listen" 300 > "$bt_h/listen.out" &
 	bt_hpid=$!
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		[ -s "$bt_h/listen.out" ] && break
-		sleep 0.5
-	done
-	bt_hport=$(head -n 1 "$bt_h/listen.out")
+	bt_hport=$(bt_wait_port "$bt_h/listen.out")
 	bt_hl=$LOGS/batch-hostile.log
 	bt_hostile_run "$bt_hl" --mem 256M -- "$bt_h/out/work/mallory/hostile" \
 		--write "$(pwd)/Makefile" --write "$(pwd)/labs" \
@@ -349,7 +335,7 @@ bt_neighbours() {
 	done
 	mkdir -p "$bt_h/out/work/bob2"
 	cp "$bt_h/hostile" "$bt_h/out/work/bob2/hostile"
-	bt_box "$bt_h/out/work/bob2" -- "$bt_h/out/work/bob2/hostile" --fork 40 0 \
+	in_box "$bt_h/out/work/bob2" -- "$bt_h/out/work/bob2/hostile" --fork 40 0 \
 		> "$LOGS/batch-hostile-neighbour.log" 2>&1
 	bt_held=$(grep '^fork: ' "$LOGS/batch-hostile-bomb.log")
 	wait "$bt_bomb"
@@ -514,9 +500,9 @@ bt_main() {
 		return
 	fi
 	bt_off=""
-	if ! bt_can_box; then
+	if ! can_box "$bt_dir/check" "$LOGS/batch-sandbox-check.log"; then
 		bt_off=1
-		skip "batch/a sandbox can be made here: $bt_why (the class is graded with SANDBOX=off, so that the rest is still tested)"
+		skip "batch/a sandbox can be made here: $box_why (the class is graded with SANDBOX=off, so that the rest is still tested)"
 	fi
 	if BUILD="$BUILD" MAKE="$MAKE" SANDBOX=${bt_off:+off} sh tests/batch/class.sh \
 		--build-only "$bt_dir" > "$LOGS/batch-class.log" 2>&1; then

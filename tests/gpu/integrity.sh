@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/gpu/integrity.sh - section "integrity" of tests/run.sh (sourced
-# there; it uses run.sh's pass, fail, skip, grade_to and LOGS).
+# there; it uses run.sh's pass, fail, skip, grade_to, tsv_col and LOGS).
 #
 # Without a GPU: every cheat case under tests/broken/cheat-* builds, and
 # what the driver decides before running anything holds: files that define
@@ -16,13 +16,6 @@
 # condition. The cheat cases' GPU verdicts (their expect files) are checked
 # by section gpu with every other broken case, their expect-sanitize files
 # by section sanitize.
-
-# column NAME of TSV's row LAB EXERCISE, found by the header's name
-tsv_col() { # tsv_col TSV LAB EXERCISE NAME
-	awk -F '\t' -v l="$2" -v e="$3" -v c="$4" '
-		NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
-		$1 == l && $2 == e && k { print $k }' "$1"
-}
 
 # expect_static FILE NAME: every "lab/exercise VERDICT [technique=WORD]"
 # line of FILE holds in NAME.tsv; mismatches go to NAME.log.

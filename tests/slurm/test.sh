@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/slurm/test.sh - the "slurm" section of tests/run.sh (sourced: it
-# uses run.sh's pass, fail, skip, $LOGS, $MAKE and $BUILD).
+# uses run.sh's pass, fail, skip, can_box, $LOGS, $MAKE and $BUILD).
 #
 # Starts a real one-node Slurm (tests/slurm/cluster.sh: munged, slurmctld
 # and slurmd from Debian's packages) on this machine, which has no GPU,
@@ -47,24 +47,15 @@ sl_main() {
 	sh tests/slurm/cluster.sh stop "$sl_dir" >> "$LOGS/slurm-start.log" 2>&1
 }
 
-# sl_can_box: can the batch make its sandbox here? Sets sl_why when not.
-sl_can_box() {
-	"$BUILD/host/tools/batch/batch" --sandbox-exec --scratch "$sl_dir/check" \
-		--repo . --build "$BUILD" --objs "$B" --build-only -- /bin/true \
-		> "$LOGS/slurm-sandbox-check.log" 2>&1 && return 0
-	sl_why=$(sed -n 's/^batch: cannot make a sandbox: //p' "$LOGS/slurm-sandbox-check.log" | head -n 1)
-	sl_why=${sl_why:-$(head -n 1 "$LOGS/slurm-sandbox-check.log")}
-	return 1
-}
-
 sl_grade() {
 	sl_log=$LOGS/slurm.log
 	sl_t="slurm/make slurm-script: a job array of 2 tasks grades 3 submissions, the merge job writes the gradebook"
 	sl_off=""
+	# can_box runs the batch tool: built first (a fresh clone has none).
 	$MAKE --no-print-directory "$BUILD/host/tools/batch/batch" > "$sl_log" 2>&1
-	if ! sl_can_box; then
+	if ! can_box "$sl_dir/check" "$LOGS/slurm-sandbox-check.log"; then
 		sl_off=1
-		skip "slurm/the array's tasks build in the sandbox (the default): no sandbox here ($sl_why); the array runs with SANDBOX=off"
+		skip "slurm/the array's tasks build in the sandbox (the default): no sandbox here ($box_why); the array runs with SANDBOX=off"
 	fi
 	sh tests/batch/make-class.sh "$sl_dir/submissions" "$sl_out" 1 alice dave heidi \
 		>> "$sl_log" 2>&1

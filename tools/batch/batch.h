@@ -247,7 +247,8 @@ struct bt_box {
  * when b->bwrap is NULL.
  */
 int bt_box_argv(const struct bt_box *b, struct bt_args *a);
-/* Can a sandbox be made here? 1 yes; 0 with the reason in why. */
+/* Can a sandbox be made here (b from bt_conf_box())? 1 yes; 0 with the
+ * reason in why. */
 int bt_box_probe(const struct bt_box *b, char *why, size_t n);
 /* The two steps of the command line above, run as this program:
  * argv starts after "--box-enter" / "--box-init". They return only when
@@ -358,10 +359,11 @@ struct bt_conf {
 };
 
 /* The sandbox a submission's commands run in (scratch: its folder, made
- * here and given to the sandbox account); gpu: the index in c->gpus of
- * the GPU it may use, -1 for none. */
-void bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
-		 struct bt_box *b);
+ * here with its tmp/ and given to the sandbox account); gpu: the index in
+ * c->gpus of the GPU it may use, -1 for none. -1 when scratch/tmp cannot
+ * be made. */
+int bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
+		struct bt_box *b);
 /* Grade subs[0..n-1] (those not skipped); 0 all finished, 1 some failed,
  * 130 interrupted. */
 int bt_schedule(struct bt_conf *c, struct bt_sub *subs, int n);

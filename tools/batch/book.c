@@ -479,9 +479,11 @@ int bt_write_audit(FILE *f, const struct bt_labs *l,
 
 /* ---- merging --------------------------------------------------------- */
 
-static int write_with(const char *path, const struct bt_labs *l,
+/* One of the gradebook's files (kind: 0 gradebook, 1 verdicts, 2 summary,
+ * 3 audit, whose line count goes in *audit), written atomically. */
+static int write_with(const char *path, const struct bt_conf *c,
 		      const struct bt_row *rows, int n, int kind,
-		      const char *title, int built_only)
+		      const char *title, int *audit)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -491,11 +493,11 @@ static int write_with(const char *path, const struct bt_labs *l,
 	if (!m)
 		return -1;
 	if (kind == 3)
-		bt_write_audit(m, l, rows, n);
+		*audit = bt_write_audit(m, &c->labs, rows, n);
 	else if (kind == 2)
-		bt_write_summary(m, l, rows, n, title, built_only);
+		bt_write_summary(m, &c->labs, rows, n, title, c->build_only);
 	else
-		bt_write_gradebook(m, l, rows, n, kind);
+		bt_write_gradebook(m, &c->labs, rows, n, kind);
 	fclose(m);
 	rc = bt_write_atomic(path, text);
 	free(text);
@@ -506,7 +508,7 @@ int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet)
 {
 	struct bt_row *rows = calloc(n ? n : 1, sizeof(*rows));
 	char path[BT_PATH], title[BT_PATH + 64];
-	int all = 1, rc = 0;
+	int all = 1, rc = 0, audit = 0;
 
 	if (!rows)
 		return -1;
@@ -520,19 +522,14 @@ int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet)
 		 c->build_only ? "built and checked only" : "graded",
 		 c->lab ? ", lab " : "", c->lab ? c->lab : "");
 	bt_fmt(path, sizeof(path), "%s/gradebook.csv", c->out);
-	rc |= write_with(path, &c->labs, rows, n, 0, title, c->build_only);
+	rc |= write_with(path, c, rows, n, 0, title, NULL);
 	bt_fmt(path, sizeof(path), "%s/verdicts.csv", c->out);
-	rc |= write_with(path, &c->labs, rows, n, 1, title, c->build_only);
+	rc |= write_with(path, c, rows, n, 1, title, NULL);
 	bt_fmt(path, sizeof(path), "%s/summary.txt", c->out);
-	rc |= write_with(path, &c->labs, rows, n, 2, title, c->build_only);
+	rc |= write_with(path, c, rows, n, 2, title, NULL);
 	bt_fmt(path, sizeof(path), "%s/audit.tsv", c->out);
-	rc |= write_with(path, &c->labs, rows, n, 3, title, c->build_only);
+	rc |= write_with(path, c, rows, n, 3, title, &audit);
 	if (!quiet) {
-		FILE *null = fopen("/dev/null", "w");
-		int audit = null ? bt_write_audit(null, &c->labs, rows, n) : 0;
-
-		if (null)
-			fclose(null);
 		printf("\n");
 		bt_write_summary(stdout, &c->labs, rows, n, title,
 				 c->build_only);

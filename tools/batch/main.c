@@ -46,6 +46,7 @@ struct cli {
 	char **exec_argv;
 	int merge, slurm, task_given, sandbox_exec;
 	char gpus_buf[1024];
+	char *smi; /* nvidia-smi's "index, uuid" lines (smi_uuids()) */
 };
 
 static int usage(void)
@@ -560,12 +561,11 @@ static int try_box(struct bt_conf *c, enum bt_box_kind kind, char *why,
 
 	own_scratch(c, "probe", scratch, sizeof(scratch));
 	bt_rmtree(scratch);
-	if (bt_mkdirs(scratch)) {
+	c->box_kind = kind;
+	if (bt_conf_box(c, scratch, -1, &b)) {
 		bt_fmt(why, n, "cannot make %s", scratch);
 		return 0;
 	}
-	c->box_kind = kind;
-	bt_conf_box(c, scratch, -1, &b);
 	ok = bt_box_probe(&b, why, n);
 	bt_rmtree(scratch);
 	return ok;
@@ -674,13 +674,32 @@ static int split_gpus(struct cli *k, char *list)
 	return c->ngpus;
 }
 
-/* The GPUs to use: --gpus, else CUDA_VISIBLE_DEVICES, else nvidia-smi. */
+/* nvidia-smi's "index, uuid" lines (NULL without nvidia-smi), asked
+ * once: find_gpus() and gpu_info() both read them. */
+static const char *smi_uuids(struct cli *k)
+{
+	char smi[BT_PATH], out[BT_PATH];
+	struct bt_args a;
+	int status = -1;
+
+	if (k->smi || bt_which("nvidia-smi", smi, sizeof(smi)))
+		return k->smi;
+	own_scratch(&k->c, "nvidia-smi.out", out, sizeof(out));
+	bt_args_init(&a);
+	bt_args_add(&a, smi);
+	bt_args_add(&a, "--query-gpu=index,uuid");
+	bt_args_add(&a, "--format=csv,noheader");
+	if (!bt_run(&a, out, NULL, 60, -1, NULL, &status) && !status)
+		k->smi = bt_read(out, 1 << 16);
+	bt_args_free(&a);
+	remove(out);
+	return k->smi;
+}
+
+/* The GPUs to use: --gpus, else CUDA_VISIBLE_DEVICES, else nvidia-smi's. */
 static int find_gpus(struct cli *k)
 {
 	const char *env = getenv("CUDA_VISIBLE_DEVICES");
-	char smi[BT_PATH], out[BT_PATH], *text;
-	struct bt_args a;
-	int status = -1;
 
 	if (k->gpus_buf[0])
 		return split_gpus(k, k->gpus_buf);
@@ -688,44 +707,14 @@ static int find_gpus(struct cli *k)
 		bt_fmt(k->gpus_buf, sizeof(k->gpus_buf), "%s", env);
 		return split_gpus(k, k->gpus_buf);
 	}
-	if (bt_which("nvidia-smi", smi, sizeof(smi)))
+	if (!smi_uuids(k))
 		return 0;
-	own_scratch(&k->c, "nvidia-smi.out", out, sizeof(out));
-	bt_args_init(&a);
-	bt_args_add(&a, smi);
-	bt_args_add(&a, "--query-gpu=index");
-	bt_args_add(&a, "--format=csv,noheader");
-	if (bt_run(&a, out, NULL, 60, -1, NULL, &status) || status)
-		status = -1;
-	bt_args_free(&a);
-	text = status ? NULL : bt_read(out, sizeof(k->gpus_buf) - 1);
-	remove(out);
-	if (!text)
-		return 0;
-	bt_fmt(k->gpus_buf, sizeof(k->gpus_buf), "%s", text);
-	free(text);
+	/* Each line's index: the rest of the line (its UUID) blanked. */
+	bt_fmt(k->gpus_buf, sizeof(k->gpus_buf), "%s", k->smi);
+	for (char *p = k->gpus_buf; (p = strchr(p, ',')); )
+		while (*p && *p != '\n')
+			*p++ = ' ';
 	return split_gpus(k, k->gpus_buf);
-}
-
-/* nvidia-smi's "index, uuid" lines (NULL without nvidia-smi). */
-static char *smi_uuids(struct bt_conf *c)
-{
-	char smi[BT_PATH], out[BT_PATH], *text = NULL;
-	struct bt_args a;
-	int status = -1;
-
-	if (bt_which("nvidia-smi", smi, sizeof(smi)))
-		return NULL;
-	own_scratch(c, "nvidia-smi.uuid", out, sizeof(out));
-	bt_args_init(&a);
-	bt_args_add(&a, smi);
-	bt_args_add(&a, "--query-gpu=index,uuid");
-	bt_args_add(&a, "--format=csv,noheader");
-	if (!bt_run(&a, out, NULL, 60, -1, NULL, &status) && !status)
-		text = bt_read(out, 1 << 16);
-	bt_args_free(&a);
-	remove(out);
-	return text;
 }
 
 /* GPU g's UUID: itself, or nvidia-smi's for its index. */
@@ -755,11 +744,12 @@ static void gpu_uuid(struct bt_conf *c, int g, const char *smi)
  * the only GPU node its sandbox gets. Where that cannot be told, every node,
  * and the log says so.
  */
-static void gpu_info(struct bt_conf *c)
+static void gpu_info(struct cli *k)
 {
+	struct bt_conf *c = &k->c;
 	const char *dir = getenv("WB_LOCK_DIR");
 	const char *proc = c->nvproc ? c->nvproc : "/proc/driver/nvidia/gpus";
-	char *smi = c->build_only ? NULL : smi_uuids(c);
+	const char *smi = smi_uuids(k);
 
 	for (int g = 0; g < c->ngpus; g++) {
 		char key[128];
@@ -790,7 +780,6 @@ static void gpu_info(struct bt_conf *c)
 				"(nvidia-smi)" : "not in the driver's " "/proc/driver/"
 				"nvidia/gpus/*/information");
 	}
-	free(smi);
 }
 
 /* devinfo --check on each GPU, outside the sandbox and then inside. */
@@ -1025,7 +1014,7 @@ static int exec_boxed(struct cli *k, const char *scratch)
 	if (setup_sandbox(c, 1))
 		return 2;
 	if (!c->build_only && c->ngpus) {
-		gpu_info(c);
+		gpu_info(k);
 		g = 0;
 	}
 	bt_args_init(&a);
@@ -1062,17 +1051,15 @@ static int collect_all(struct bt_conf *c, struct bt_sub *s, int n)
 	int skipped = 0;
 
 	for (int i = 0; i < n; i++) {
-		char w[BT_PATH], dest[BT_PATH], stage[BT_PATH], tmp[BT_PATH];
+		char w[BT_PATH], dest[BT_PATH], stage[BT_PATH];
 		struct bt_box b;
 
 		recover(c, &s[i]);
 		bt_fmt(w, sizeof(w), "%s/work/%s", c->out, s[i].id);
 		bt_fmt(dest, sizeof(dest), "%s/src", w);
 		bt_fmt(stage, sizeof(stage), "%s/stage", w);
-		bt_fmt(tmp, sizeof(tmp), "%s/tmp", w);
-		if (bt_mkdirs(tmp))
+		if (bt_conf_box(c, w, -1, &b)) /* makes w and w/tmp */
 			return -1;
-		bt_conf_box(c, w, -1, &b);
 		bt_collect(&s[i], &c->labs, dest, stage, &b);
 		if (done_before(c, &s[i])) {
 			s[i].skipped = 1;
@@ -1100,7 +1087,7 @@ static int grade(struct cli *k, struct bt_sub *subs, int n)
 	if (setup_sandbox(c, c->jobs + (c->build_only ? c->jobs : c->ngpus)))
 		return 2;
 	if (!c->build_only) {
-		gpu_info(c);
+		gpu_info(k);
 		if (check_gpus(c))
 			return 2;
 	}

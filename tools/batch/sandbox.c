@@ -322,7 +322,7 @@ int bt_box_argv(const struct bt_box *b, struct bt_args *a)
 
 int bt_box_probe(const struct bt_box *b, char *why, size_t n)
 {
-	char out[BT_PATH], tmp[BT_PATH], *text, *nl;
+	char out[BT_PATH], *text, *nl;
 	struct bt_args a;
 	int status = -1;
 
@@ -330,15 +330,14 @@ int bt_box_probe(const struct bt_box *b, char *why, size_t n)
 		bt_fmt(why, n, "bubblewrap (bwrap) is not installed");
 		return 0;
 	}
+	/* Can the sandbox read the repository and write its TMPDIR (which
+	 * bt_conf_box() made)? That it is not root, --box-init sees to. */
 	bt_fmt(out, sizeof(out), "%s.out", b->scratch);
-	bt_fmt(tmp, sizeof(tmp), "%s/tmp", b->scratch);
-	bt_mkdirs(tmp);
 	bt_args_init(&a);
 	bt_box_argv(b, &a);
 	add3(&a, "/bin/sh", "-c", "test -r Makefile && test -d labs && "
-	     "test -w \"$TMPDIR\" && test \"$(id -u)\" != 0 || "
-	     "{ echo \"the repository, or the scratch folder, cannot be "
-	     "used as uid $(id -u)\"; exit 1; }");
+	     "test -w \"$TMPDIR\" || { echo \"the repository, or the scratch "
+	     "folder, cannot be used as uid $(id -u)\"; exit 1; }");
 	if (!bt_run(&a, out, NULL, 60, -1, NULL, &status) && status == 0) {
 		bt_args_free(&a);
 		remove(out);
@@ -600,16 +599,18 @@ int bt_gpu_minor(const char *procdir, const char *uuid)
 static const char *const secret[] = { "solutions", "tests", ".git", "dist" };
 
 /* The scratch folder and its tmp/, the sandbox account's to write. */
-static void own_scratch_dir(const struct bt_conf *c, const char *scratch)
+static int own_scratch_dir(const struct bt_conf *c, const char *scratch)
 {
 	char tmp[BT_PATH];
 
 	bt_fmt(tmp, sizeof(tmp), "%s/tmp", scratch);
-	bt_mkdirs(tmp);
+	if (bt_mkdirs(tmp))
+		return -1;
 	if (c->sandboxed && c->box_uid >= 0) {
 		(void)!chown(scratch, (uid_t)c->box_uid, (gid_t)c->box_gid);
 		(void)!chown(tmp, (uid_t)c->box_uid, (gid_t)c->box_gid);
 	}
+	return 0;
 }
 
 /*
@@ -617,8 +618,8 @@ static void own_scratch_dir(const struct bt_conf *c, const char *scratch)
  * the same for every submission, and live in static storage: every box
  * points at the same strings.
  */
-void bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
-		 struct bt_box *b)
+int bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
+		struct bt_box *b)
 {
 	static char lab[BT_PATH], common[BT_PATH], path[BT_PATH + 64];
 	static char hidden[4][BT_PATH];
@@ -667,5 +668,5 @@ void bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
 	bt_fmt(path, sizeof(path), "%s/bin:/usr/local/bin:/usr/bin:/bin",
 	       c->cuda[0] ? c->cuda : "/usr/local/cuda");
 	b->path_env = path;
-	own_scratch_dir(c, scratch);
+	return own_scratch_dir(c, scratch);
 }

@@ -118,6 +118,19 @@ static pid_t spawn(struct bt_args *a, const char *out, const char *err,
 	return pid;
 }
 
+/*
+ * A command has ended, or must: kill what is left of the process group
+ * pid leads, reap pid first when it was not yet (reap), and remove its
+ * sandbox's cgroup (under cgroup; NULL: it has none).
+ */
+static void end_group(pid_t pid, const char *cgroup, int reap)
+{
+	kill(-pid, SIGKILL);
+	if (reap)
+		waitpid(pid, NULL, 0);
+	bt_box_cleanup(cgroup, pid);
+}
+
 /* The exit status as one number: the code, 128 + a signal, 124 killed. */
 static int exit_code(int st)
 {
@@ -142,20 +155,17 @@ int bt_run(struct bt_args *a, const char *out_path, const char *err_path,
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR) {
-			kill(-pid, SIGKILL);
+			end_group(pid, a->cgroup, 0);
 			return -1;
 		}
 		if (bt_now() - t0 > timeout_s || stop) {
-			kill(-pid, SIGKILL);
-			waitpid(pid, &st, 0);
-			bt_box_cleanup(a->cgroup, pid);
+			end_group(pid, a->cgroup, 1);
 			*status = 124;
 			return 0;
 		}
 		nanosleep(&nap, NULL);
 	}
-	kill(-pid, SIGKILL); /* whatever it left behind in its group */
-	bt_box_cleanup(a->cgroup, pid);
+	end_group(pid, a->cgroup, 0); /* whatever it left behind in its group */
 	*status = exit_code(st);
 	return 0;
 }
@@ -276,14 +286,11 @@ static int start_grade(const struct bt_conf *c, struct bt_sub *s, int slot)
 /* ---- finishing a student ---------------------------------------------- */
 
 /*
- * Files the sandbox wrote are read only where they are regular files
- * inside its scratch folder w: its code may have left a link in their
- * place, to a file only the batch can read.
+ * In this part, files the sandbox wrote are read only where they are
+ * regular files inside its scratch folder w (bt_inside_regular()): its
+ * code may have left a link in their place, to a file only the batch
+ * can read.
  */
-static int from_box(const char *path, const char *w)
-{
-	return bt_inside_regular(path, w);
-}
 
 /* Copy the last BT_LOG_KEEP bytes of a log in w (if it is there). */
 static void keep_log(const char *from, const char *to, const char *w)
@@ -291,7 +298,7 @@ static void keep_log(const char *from, const char *to, const char *w)
 	char *tail;
 	FILE *f;
 
-	if (!from_box(from, w))
+	if (!bt_inside_regular(from, w))
 		return;
 	tail = file_tail(from, BT_LOG_KEEP);
 	f = tail ? fopen(to, "w") : NULL;
@@ -302,14 +309,13 @@ static void keep_log(const char *from, const char *to, const char *w)
 	free(tail);
 }
 
-/* Each exercise's compiler log and runner output, into dest/logs/. */
-static void keep_exercise_logs(const struct bt_conf *c, const struct bt_sub *s,
+/* Each exercise's compiler log and runner output in the scratch
+ * folder w, into dest/logs/. */
+static void keep_exercise_logs(const struct bt_conf *c, const char *w,
 			       const char *dest)
 {
 	static const char *const kinds[] = { "log", "out" };
-	char w[BT_PATH];
 
-	work_dir(c, s, "", w, sizeof(w));
 	for (int i = 0; i < c->labs.n; i++) {
 		const struct bt_exercise *e = &c->labs.ex[i];
 		char dir[BT_PATH], from[BT_PATH], to[BT_PATH];
@@ -319,8 +325,8 @@ static void keep_exercise_logs(const struct bt_conf *c, const struct bt_sub *s,
 		bt_fmt(dir, sizeof(dir), "%s/logs/%s", dest, e->lab);
 		bt_mkdirs(dir);
 		for (int k = 0; k < 2; k++) {
-			bt_fmt(from, sizeof(from), "%s/work/%s/build/%s/%s.%s",
-				 c->out, s->id, e->lab, e->name, kinds[k]);
+			bt_fmt(from, sizeof(from), "%s/build/%s/%s.%s", w,
+			       e->lab, e->name, kinds[k]);
 			bt_fmt(to, sizeof(to), "%s/%s.%s", dir, e->name, kinds[k]);
 			keep_log(from, to, w);
 		}
@@ -353,32 +359,29 @@ static void write_meta(const struct bt_conf *c, const struct bt_sub *s,
 }
 
 /*
- * The grader names files in the scratch folder, which is gone by the time
- * anyone reads the report: its logs are in logs/ beside the report, and
- * its src/ is the submission.
+ * The grader names files in the scratch folder w, which is gone by the
+ * time anyone reads the report: its logs are in logs/ beside the report,
+ * and its src/ is the submission.
  */
-static char *local_paths(const struct bt_conf *c, const struct bt_sub *s,
-			 char *text)
+static char *local_paths(const char *w, char *text)
 {
 	char from[BT_PATH];
 
 	if (!text)
 		return NULL;
-	bt_fmt(from, sizeof(from), "%s/work/%s/build/", c->out, s->id);
+	bt_fmt(from, sizeof(from), "%s/build/", w);
 	text = bt_replace(text, from, "logs/");
-	bt_fmt(from, sizeof(from), "%s/work/%s/src", c->out, s->id);
+	bt_fmt(from, sizeof(from), "%s/src", w);
 	return text ? bt_replace(text, from, "the submission") : NULL;
 }
 
+/* report.txt at path: what was taken, and the grader's table (in w). */
 static void write_report(const struct bt_conf *c, const struct bt_sub *s,
-			 const char *table, const char *path)
+			 const char *w, const char *table, const char *path)
 {
 	FILE *f = fopen(path, "w");
-	char w[BT_PATH], *text;
-
-	work_dir(c, s, "", w, sizeof(w));
-	text = local_paths(c, s, from_box(table, w) ? bt_read(table, 8 << 20) :
-			   NULL);
+	char *text = local_paths(w, bt_inside_regular(table, w) ?
+				 bt_read(table, 8 << 20) : NULL);
 
 	if (!f) {
 		free(text);
@@ -420,9 +423,10 @@ static char *files_note(const struct bt_conf *c, const struct bt_sub *s)
 	return text;
 }
 
-/* The grader's results.json, told what was taken, with local paths. */
+/* The grader's results.json, told what was taken, with local paths
+ * (w: the scratch folder it names). */
 static void student_json(const struct bt_conf *c, const struct bt_sub *s,
-			 const char *path)
+			 const char *w, const char *path)
 {
 	char *note, *text;
 
@@ -432,7 +436,7 @@ static void student_json(const struct bt_conf *c, const struct bt_sub *s,
 	if (note)
 		bt_json_add_note(path, note);
 	free(note);
-	text = local_paths(c, s, bt_read(path, 64 << 20));
+	text = local_paths(w, bt_read(path, 64 << 20));
 	if (text)
 		bt_write_atomic(path, text);
 	free(text);
@@ -450,7 +454,7 @@ static int finish(const struct bt_conf *c, struct bt_sub *s)
 
 	work_dir(c, s, "", w, sizeof(w));
 	bt_fmt(from, sizeof(from), "%s/results.tsv", w);
-	tsv = from_box(from, w) ? bt_read(from, 4 << 20) : NULL;
+	tsv = bt_inside_regular(from, w) ? bt_read(from, 4 << 20) : NULL;
 	rc = tsv ? bt_read_tsv(tsv, &c->labs, NULL, &row) : -1;
 	free(tsv);
 	if (rc < 0)
@@ -462,15 +466,15 @@ static int finish(const struct bt_conf *c, struct bt_sub *s)
 	for (size_t i = 0; i < sizeof(copy) / sizeof(copy[0]); i++) {
 		bt_fmt(from, sizeof(from), "%s/%s", w, copy[i]);
 		bt_fmt(to, sizeof(to), "%s/%s", tmp, copy[i]);
-		if (from_box(from, w))
+		if (bt_inside_regular(from, w))
 			bt_copy_file(from, to, -1);
 	}
 	bt_fmt(to, sizeof(to), "%s/results.json", tmp);
-	student_json(c, s, to);
+	student_json(c, s, w, to);
 	bt_fmt(from, sizeof(from), "%s/table.txt", w);
 	bt_fmt(to, sizeof(to), "%s/report.txt", tmp);
-	write_report(c, s, from, to);
-	keep_exercise_logs(c, s, tmp);
+	write_report(c, s, w, from, to);
+	keep_exercise_logs(c, w, tmp);
 	bt_fmt(to, sizeof(to), "%s/meta", tmp);
 	write_meta(c, s, to);
 	/* Every file on disk before the rename makes it the result. */
@@ -742,11 +746,8 @@ static void abandon(struct bt_conf *c, struct bt_sub *s, int n)
 
 		if (s[i].skipped || s[i].state == S_DONE || s[i].state == S_FAILED)
 			continue;
-		if (s[i].pid > 0) {
-			kill(-s[i].pid, SIGKILL);
-			waitpid(s[i].pid, NULL, 0);
-			bt_box_cleanup(cgroup(c), s[i].pid);
-		}
+		if (s[i].pid > 0)
+			end_group(s[i].pid, cgroup(c), 1);
 		work_dir(c, &s[i], "", w, sizeof(w));
 		bt_rmtree(w);
 	}
@@ -786,8 +787,7 @@ int bt_schedule(struct bt_conf *c, struct bt_sub *s, int n)
 			for (int i = 0; i < n; i++) {
 				if (s[i].pid != w)
 					continue;
-				kill(-w, SIGKILL); /* its leftovers */
-				bt_box_cleanup(cgroup(c), w);
+				end_group(w, cgroup(c), 0); /* its leftovers */
 				if (s[i].state == S_GRADING)
 					release(slot_busy, lock_fd, s[i].slot);
 				ended(c, &s[i], exit_code(st), &p,
@@ -801,9 +801,7 @@ int bt_schedule(struct bt_conf *c, struct bt_sub *s, int n)
 
 			if (s[i].pid <= 0 || bt_now() - s[i].t0 <= limit)
 				continue;
-			kill(-s[i].pid, SIGKILL);
-			waitpid(s[i].pid, &st, 0);
-			bt_box_cleanup(cgroup(c), s[i].pid);
+			end_group(s[i].pid, cgroup(c), 1);
 			if (s[i].state == S_GRADING)
 				release(slot_busy, lock_fd, s[i].slot);
 			ended(c, &s[i], 124, &p, running(s, n) - 1);
