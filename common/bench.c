@@ -459,6 +459,12 @@ static void summarize(const struct rounds *r, struct wb_shape_time *st)
 		paired(r, 0, &st->speedup);
 		if (st->have_ideal)
 			paired(r, 1, &st->share);
+		/* what the report states covers a rerun (knobs.h) */
+		wb_ci_rerun(&st->speedup.lo, st->speedup.med, &st->speedup.hi,
+			    WB_RUN_TO_RUN);
+		wb_ci_rerun(&st->share.lo, st->share.med, &st->share.hi,
+			    r->c->ex->ideal == WB_IDEAL_PEER ?
+			    WB_RUN_TO_RUN_PEER : WB_RUN_TO_RUN);
 	}
 	st->naive_over_ideal = naive_over_ideal(r);
 	st->read_probe = s[S_READ].on ? (int)s[S_READ].probe : -1;

@@ -103,6 +103,16 @@ double wb_median_rel_err(const struct wb_summary *s)
 	return 1.2533 * sigma / sqrt((double)s->n) / s->median;
 }
 
+void wb_ci_rerun(double *lo, double median, double *hi, double frac)
+{
+	if (!(median > 0))
+		return;
+	if (*lo > median * (1 - frac))
+		*lo = median * (1 - frac);
+	if (*hi < median * (1 + frac))
+		*hi = median * (1 + frac);
+}
+
 bool wb_should_stop(const struct wb_stop_rule *rule, size_t n,
 		    double elapsed_s, const double *rel_err, size_t nseries)
 {

@@ -45,6 +45,13 @@ double wb_median_rel_err(const struct wb_summary *s);
 int wb_median_ci(const double *x, size_t n, double z, double *lo,
 		 double *median, double *hi);
 
+/*
+ * Widen [*lo, *hi] to at least frac either way of median: an interval from
+ * one run's rounds, stated so that it also covers where a rerun lands
+ * (what is fixed per process moves a rerun by more than the rounds see).
+ */
+void wb_ci_rerun(double *lo, double median, double *hi, double frac);
+
 struct wb_stop_rule {
 	size_t min_samples;   /* never stop before this many */
 	size_t max_samples;   /* always stop at this many */

@@ -167,6 +167,26 @@ static void median_rel_err_infinite_below_two(void **state)
 	assert_true(isinf(wb_median_rel_err(&s)));
 }
 
+/* ---- wb_ci_rerun ---- */
+
+/* Narrow intervals widen to the fraction either way; wide ones, and
+ * a median of 0 (no measurement), stay as they are. */
+static void ci_rerun_widens_only_narrow_intervals(void **state)
+{
+	double lo = 0.99, hi = 1.005, wlo = 0.5, whi = 1.5, zlo = 0, zhi = 0;
+
+	(void)state;
+	wb_ci_rerun(&lo, 1.0, &hi, 0.02);
+	assert_near(lo, 0.98, 1e-12);
+	assert_near(hi, 1.02, 1e-12);
+	wb_ci_rerun(&wlo, 1.0, &whi, 0.02);
+	assert_near(wlo, 0.5, 0);
+	assert_near(whi, 1.5, 0);
+	wb_ci_rerun(&zlo, 0, &zhi, 0.02);
+	assert_near(zlo, 0, 0);
+	assert_near(zhi, 0, 0);
+}
+
 /* ---- wb_median_ci ---- */
 
 /* 1..n in a scrambled order (7919 is a prime above every n used). */
@@ -356,6 +376,7 @@ int main(void)
 		cmocka_unit_test(median_rel_err_shrinks_with_n),
 		cmocka_unit_test(median_rel_err_shrinks_on_real_samples),
 		cmocka_unit_test(median_rel_err_infinite_below_two),
+		cmocka_unit_test(ci_rerun_widens_only_narrow_intervals),
 		cmocka_unit_test(median_ci_small_cases),
 		cmocka_unit_test(median_ci_order_statistics_15_and_100),
 		cmocka_unit_test(median_ci_covers_95_percent),
