@@ -3,14 +3,18 @@
 #   make grade                 build and grade every lab in labs/
 #   make grade LAB=reduction EX=sum
 #   make grade-solutions       grade solutions/ the same way
+#   make build-all             build and check every exercise, no GPU needed
+#                              (nothing runs: no points, no timing)
 #   make bench                 naive vs solution vs library, benchmark sizes
 #   make test                  the test suite (GPU parts skip without a GPU)
 #   make doctor                what this machine has, and what is missing
 #   make torch-compare         solutions vs PyTorch (labs that have a script)
 #   make profile LAB=.. EX=..  why: the kernels' Nsight Compute metrics and
-#                              hints (WITH=naive,solution adds columns)
+#                              hints (WITH=naive,solution adds columns;
+#                              SHAPE=1 profiles the second benchmark shape)
 #   make handout | calibrate | gradescope-bundle   for instructors (see the end)
-#   make docs                  the tier tables the docs quote, from lab.c
+#   make docs                  the tables the docs quote, from lab.c
+#   make help                  this text
 #
 # Settings (make VAR=value):
 #   SRC    submission roots searched in order for <lab>/<exercise>.cu
@@ -28,9 +32,12 @@
 #   SM     GPU architecture(s), e.g. SM=90 or SM="80 90"; default: the
 #          installed GPU's, or with no GPU $(NOGPU_SM) (machine code, plus
 #          PTX that the driver compiles for any newer GPU)
-#   BUILD  the build folder (default build/)
+#   BUILD  the build folder (default build/); JSON, TSV: other paths for
+#          results.json and results.tsv
 #   LOCKDOWN=0  run the exercises without their seccomp filter, to diagnose
 #          a CUDA runtime the filter breaks (docs/grading.md, section 8)
+#   LAUNCH a command that runs make grade where the GPU is, from here:
+#          LAUNCH="srun --gres=gpu:1" on a Slurm cluster (shared folders)
 #   COURSE a per-course settings file (points, tiers, time limits; see
 #          docs/instructors.md); CLASSROOM, JUNIT: where make grade writes
 #          GitHub Classroom JSON and JUnit XML (default: beside results.json)
@@ -94,10 +101,14 @@ else
 LABS_SEL  := $(LABS)
 endif
 
-HARNESS_SRCS := runner.c bench.c buffers.c timing.c check.c rng.c stats.c scale.c result.c lockdown.c verdict.c profile_mode.c fresh.c diag.c rules.c probe.cu
+HARNESS_SRCS := runner.c fate.c lab_check.c bench.c buffers.c timing.c check.c rng.c stats.c scale.c result.c lockdown.c verdict.c profile_mode.c fresh.c diag.c rules.c probe.cu
 HARNESS   := $(patsubst %,$(B)/common/%.o,$(basename $(HARNESS_SRCS)))
 DEVINFO   := $(B)/devinfo
-GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c course.c formats.c calibrate.c profile.c ncu.c inspect.c plausible.c gpustate.c
+GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c course.c formats.c calibrate.c ncu.c inspect.c plausible.c gpustate.c
+GRADER_SRCS += symname.c allowlist.c symbols.c technique.c audit.c reference.c
+GRADER_SRCS += metrics.c ncu_csv.c profile_derive.c profile_render.c
+# The per-GPU lock, which make batch links too.
+GRADER_SRCS += gpulock.c
 GRADER_OBJS := $(patsubst %.c,$(BUILD)/host/grader/%.o,$(GRADER_SRCS)) \
                $(BUILD)/host/common/verdict.o $(BUILD)/host/common/scale.o
 GRADER    := $(BUILD)/host/grader/grader
@@ -221,10 +232,20 @@ tools: $(GRADER) $(DEVINFO)
 
 runners: $(RUNNERS)
 
+# LAUNCH runs make grade on the machine with the GPU, from this one: for
+# Slurm, LAUNCH="srun --gres=gpu:1" (add your partition and time). The
+# repository must be on a filesystem both machines share (a cluster's home
+# folders are); srun passes this make's settings on in the environment, and
+# the report prints here as it is written there. Nothing is built here.
+ifeq ($(strip $(LAUNCH)),)
 grade: tools
 	@$(DEVINFO) --check
 	@$(MAKE) --no-print-directory runners
 	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV) --classroom $(CLASSROOM) --junit $(JUNIT)
+else
+grade:
+	@$(LAUNCH) $(MAKE) --no-print-directory -C $(CURDIR) grade LAUNCH=
+endif
 
 grade-solutions:
 	@test -d solutions || { echo "no solutions/ here: this is the student handout"; exit 2; }
@@ -319,7 +340,8 @@ BATCH_ARGS  = --repo . --build $(BUILD) --objs $(B) --grader $(GRADER) --devinfo
               $(if $(SANDBOX_MEM),--mem $(SANDBOX_MEM)) \
               $(if $(SANDBOX_CGROUP),--cgroup $(SANDBOX_CGROUP))
 
-$(BATCH): $(BUILD)/host/tools/batch/main.o $(BATCH_LIB) $(BUILD)/host/grader/proc.o
+$(BATCH): $(BUILD)/host/tools/batch/main.o $(BATCH_LIB) $(BUILD)/host/grader/proc.o \
+	  $(BUILD)/host/grader/gpulock.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: batch batch-prepare slurm-script
@@ -417,3 +439,13 @@ gradescope-bundle:
 
 print-%:
 	@echo '$($*)'
+
+# make help: the comment at the top of this file, then the instructors'.
+.PHONY: help
+help:
+	@awk -v nogpu='$(NOGPU_SM)' -v dist='$(DIST)' -v cal='$(CALIBRATE_OUT)' ' \
+	     { gsub(/\$$\(NOGPU_SM\)/, nogpu); gsub(/\$$\(DIST\)/, dist); \
+	       gsub(/\$$\(CALIBRATE_OUT\)/, cal) } \
+	     NR == 1, /^$$/ { if (/^#/) { sub(/^# ?/, ""); print }; next } \
+	     /^# ---- instructors/ { on = 1; print ""; print "For instructors (make ...):"; next } \
+	     on && /^#/ { sub(/^# ?/, "  "); print; next } { on = 0 }' $(firstword $(MAKEFILE_LIST))

@@ -29,11 +29,14 @@
 #include <time.h>
 
 #include "bench.h"
+#include "buffers.h"
+#include "fate.h"
+#include "fresh.h"
 #include "integrity.h"
 #include "knobs.h"
 #include "probe.h"
 #include "result.h"
-#include "runner.h"
+#include "timing.h"
 #include "workbook.h"
 
 /* Larger probes are timed at this size and scaled: the rate is the same,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * buffers.c - device buffers with guard regions, poison and read-back.
+ * buffers.c - an exercise's context at one size, and its device buffers
+ * with guard regions, poison and read-back.
  *
  * Every buffer is allocated with WB_GUARD_BEFORE bytes in front and
  * WB_GUARD_AFTER bytes behind, both filled with a canary pattern; the code
@@ -11,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
+#include "fate.h"
 #include "knobs.h"
 #include "probe.h"
-#include "runner.h"
 #include "workbook.h"
 
 static void *declare(struct wb_ctx *c, const char *name, size_t bytes,
@@ -119,6 +121,27 @@ static void keep_initial(struct wb_buf *b)
 	WB_CUDA(cudaMalloc(&b->init_dev, b->bytes ? b->bytes : 1));
 	WB_CUDA(cudaMemcpy(b->init_dev, b->host, b->bytes,
 			   cudaMemcpyHostToDevice));
+}
+
+void wb_ctx_init(struct wb_ctx *c, const struct wb_exercise *ex,
+		 const struct wb_size *s, uint64_t seed)
+{
+	memset(c, 0, sizeof(*c));
+	c->ex = ex;
+	c->size = s;
+	wb_rng_seed(&c->rng, wb_seed_mix(wb_seed_mix(seed, ex->name), s->label));
+	c->inputs_gen = wb_next_gen();
+	wb_where("setting up size %s", s->label);
+	if (ex->setup(c))
+		wb_die("setup of %s at %s failed", ex->name, s->label);
+	wb_bufs_upload(c);
+}
+
+unsigned long wb_next_gen(void)
+{
+	static unsigned long gen;
+
+	return ++gen;
 }
 
 void wb_bufs_upload(struct wb_ctx *c)

@@ -24,8 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
+#include "fate.h"
+#include "fresh.h"
 #include "probe.h"
-#include "runner.h"
 #include "workbook.h"
 
 struct fresh {
@@ -37,13 +39,6 @@ struct fresh {
 };
 
 static struct fresh fr;
-
-unsigned long wb_next_gen(void)
-{
-	static unsigned long gen;
-
-	return ++gen;
-}
 
 static int perturbable(const struct wb_buf *b)
 {

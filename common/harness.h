@@ -24,6 +24,28 @@
  * guards them with canaries, checks inputs are unchanged, times the student
  * against the naive code, and reports to the grader. No lab code reaches
  * the grader's driver: adding a lab is adding a folder.
+ *
+ * The harness is built in floors, lowest first: a file of common/ includes
+ * only headers of its own floor or below, and no files include one another
+ * in a circle. tests/layers.sh reads the list below (a file's name without
+ * its .c, .cu or .h) and checks both; a new file of common/ goes on a floor
+ * here.
+ *
+ *   floor 0 = harness workbook knobs fresh_hash rng stats check scale
+ *             verdict result diag integrity rules lockdown;
+ *     what labs and exercise files see, and host code that neither calls
+ *     CUDA nor ends the process (the unit tests link it alone).
+ *   floor 1 = fate standalone;
+ *     how the process ends and says where it was: wb_die(), wb_fail(),
+ *     the CUDA error path behind WB_CUDA(), WB_TODO() (standalone.c: the
+ *     same hooks for code built outside the grader).
+ *   floor 2 = probe buffers fresh timing lab_check;
+ *     one part of running an exercise each: the harness's kernels, the
+ *     buffers of one size, new inputs every round, one timed sample, the
+ *     helpers of a lab's check().
+ *   floor 3 = bench profile_mode runner devinfo;
+ *     the modes and the programs that put floor 2 together: timing a shape,
+ *     profiling one call, the grade loop, the GPU's description.
  */
 #ifndef WB_HARNESS_H
 #define WB_HARNESS_H
@@ -248,5 +270,8 @@ void wb_check_f32(struct wb_ctx *c, const char *what, const float *got,
 		  const double *want, size_t n, double atol, double rtol);
 void wb_check_i64(struct wb_ctx *c, const char *what, const int64_t *got,
 		  const int64_t *want, size_t n);
+/* For check(): scratch for the reference, n doubles (free() it); NULL, with
+ * the size failed, when the host has no memory for it. */
+double *wb_ref_scratch(struct wb_ctx *c, size_t n);
 
 #endif /* WB_HARNESS_H */

@@ -2,7 +2,7 @@
 /*
  * integrity.h - the runner's side of grading integrity (docs/grading.md,
  * "Integrity"): the technique rules it lists for the driver and the
- * diagnosis of a WRONG verdict. (Fresh inputs for the timed calls: runner.h,
+ * diagnosis of a WRONG verdict. (Fresh inputs for the timed calls: fresh.h,
  * fresh.c.)
  */
 #ifndef WB_INTEGRITY_H

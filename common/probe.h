@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-/* The probe variants; each kind's best is picked per run (runner.c). */
+/* The probe variants; each kind's best is picked per run (bench.c). */
 enum wb_probe {
 	WB_PROBE_READ4,   /* read, four 16-byte loads in flight per thread */
 	WB_PROBE_READ8,   /* read, eight */

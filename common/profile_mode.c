@@ -19,27 +19,15 @@
  * error, with its details.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <cuda_profiler_api.h>
 
+#include "buffers.h"
+#include "fate.h"
 #include "profile_mode.h"
 #include "result.h"
-#include "runner.h"
 #include "verdict.h"
 #include "workbook.h"
-
-static const char *const impl_name[WB_IMPL_COUNT] = {
-	[WB_STUDENT] = "student", [WB_NAIVE] = "naive", [WB_PEER] = "peer",
-};
-
-static void __attribute__((noreturn)) done(enum wb_verdict v)
-{
-	wb_result("verdict", "%s", wb_verdict_key(v));
-	wb_result_end();
-	fflush(stdout);
-	exit(0);
-}
 
 /* Call impl once on fresh poison and wait for it; 0 or WB_MISSING. */
 static int call(struct wb_ctx *c, enum wb_impl impl)
@@ -48,7 +36,7 @@ static int call(struct wb_ctx *c, enum wb_impl impl)
 	WB_CUDA(cudaDeviceSynchronize());
 	wb_todo_hit = 0;
 	wb_where("running the %s code at size %s under the profiler",
-		 impl_name[impl], c->size->label);
+		 wb_impl_name(impl), c->size->label);
 	if (c->ex->run(c, impl) == WB_MISSING)
 		return WB_MISSING;
 	WB_CUDA(cudaGetLastError());
@@ -69,7 +57,7 @@ void wb_profile_mode(const struct wb_exercise *ex, uint64_t seed,
 	wb_where("initialising the GPU");
 	WB_CUDA(cudaSetDevice(0));
 	printf("%s/%s: the %s code at %s, once under the profiler\n",
-	       wb_lab.name, ex->name, impl_name[impl], s->label);
+	       wb_lab.name, ex->name, wb_impl_name(impl), s->label);
 	wb_result("shape", "%s", s->label);
 	wb_result("profile", "%u", ex->profile ? ex->profile : WB_PROF_DEFAULT);
 	if (ex->traffic) {
@@ -84,17 +72,18 @@ void wb_profile_mode(const struct wb_exercise *ex, uint64_t seed,
 
 	if (call(&c, impl) == WB_MISSING) {
 		wb_result("detail", "no %s entry point is linked in",
-			  impl_name[impl]);
-		done(impl == WB_STUDENT ? WB_V_COMPILE_ERROR : WB_V_ERROR);
+			  wb_impl_name(impl));
+		wb_finish(impl == WB_STUDENT ? WB_V_COMPILE_ERROR : WB_V_ERROR,
+			  0);
 	}
 	if (wb_todo_hit) {
 		wb_result("detail", "not implemented: %s", wb_todo_what);
-		done(WB_V_NOT_IMPLEMENTED);
+		wb_finish(WB_V_NOT_IMPLEMENTED, 0);
 	}
 
 	WB_CUDA(cudaProfilerStart());
 	call(&c, impl);
 	WB_CUDA(cudaProfilerStop());
 	wb_bufs_free(&c);
-	done(WB_V_PASS);
+	wb_finish(WB_V_PASS, 0);
 }

@@ -47,6 +47,13 @@ double wb_rng_range(struct wb_rng *r, double lo, double hi)
 	return lo + (hi - lo) * wb_rng_unit(r);
 }
 
+void wb_rng_fill_uniform(struct wb_rng *r, float *x, size_t n, double lo,
+			 double hi)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = (float)wb_rng_range(r, lo, hi);
+}
+
 uint64_t wb_rng_below(struct wb_rng *r, uint64_t n)
 {
 	/* Rejection keeps the result unbiased for any n. */

@@ -22,6 +22,10 @@ uint64_t wb_rng_u64(struct wb_rng *r);
 double wb_rng_unit(struct wb_rng *r);
 /* Uniform in [lo, hi). */
 double wb_rng_range(struct wb_rng *r, double lo, double hi);
+/* x[i] = wb_rng_range(r, lo, hi) rounded to float, for i = 0..n-1 in
+ * order: the labs' inputs, which a printed seed reproduces. */
+void wb_rng_fill_uniform(struct wb_rng *r, float *x, size_t n, double lo,
+			 double hi);
 /* Uniform integer in [0, n); n > 0. */
 uint64_t wb_rng_below(struct wb_rng *r, uint64_t n);
 /*

@@ -6,7 +6,9 @@
  * one submission's file for one exercise. The grader's driver starts it in
  * a process of its own with a timeout, so a crash, a sticky CUDA error or a
  * hang here costs this exercise only. It reports on the result channel
- * (result.h); what it prints is for people and is never parsed.
+ * (result.h); what it prints is for people and is never parsed. This file
+ * is the grade loop; how the process ends, and what it says on the way,
+ * is fate.c's.
  *
  *   runner --list
  *   runner --rules          (the lab's technique rules: rules.c)
@@ -27,7 +29,6 @@
  */
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,171 +36,21 @@
 #include <time.h>
 
 #include "bench.h"
+#include "buffers.h"
+#include "fate.h"
+#include "fresh.h"
 #include "integrity.h"
 #include "knobs.h"
 #include "lockdown.h"
 #include "probe.h"
 #include "profile_mode.h"
 #include "result.h"
-#include "runner.h"
 #include "stats.h"
 #include "verdict.h"
 #include "workbook.h"
 
 enum mode { MODE_GRADE, MODE_QUICK, MODE_BENCH, MODE_REFERENCE,
 	    MODE_PROFILE };
-
-static const char *const impl_names[WB_IMPL_COUNT] = {
-	[WB_STUDENT] = "student", [WB_NAIVE] = "naive", [WB_PEER] = "peer",
-};
-
-int wb_todo_hit;
-char wb_todo_what[256];
-static char where_now[256] = "starting";
-static enum wb_impl impl_now = WB_STUDENT;
-static int student_started; /* a CUDA error from now on is the student's */
-static int fails_reported;
-
-/* The most detail lines one exercise writes: enough to see a pattern. */
-#define MAX_FAIL_LINES 40
-
-void wb_where(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(where_now, sizeof(where_now), fmt, ap);
-	va_end(ap);
-}
-
-void wb_now(enum wb_impl impl)
-{
-	impl_now = impl;
-	if (impl == WB_STUDENT)
-		student_started = 1;
-}
-
-static void __attribute__((noreturn)) finish(enum wb_verdict v, int code)
-{
-	wb_result("verdict", "%s", wb_verdict_key(v));
-	wb_result_end();
-	fflush(stdout);
-	exit(code);
-}
-
-void wb_cuda_fatal(cudaError_t err, const char *call, const char *file,
-		   int line)
-{
-	const char *name = cudaGetErrorName(err);
-
-	fprintf(stderr, "CUDA error %s (%s)\n  in %s at %s:%d\n  while %s\n",
-		name, cudaGetErrorString(err), call, file, line, where_now);
-	wb_result("detail", "%s: %s", name, cudaGetErrorString(err));
-	wb_result("detail", "in %s at %s:%d, while %s", call, file, line,
-		  where_now);
-	finish(student_started ? WB_V_CRASH : WB_V_ERROR, 3);
-}
-
-void wb_todo(const char *what, const char *file, int line)
-{
-	wb_todo_hit = 1;
-	snprintf(wb_todo_what, sizeof(wb_todo_what), "%s (%s:%d)", what, file,
-		 line);
-}
-
-void wb_die(const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "grader error: %s\n", msg);
-	wb_result("detail", "grader error: %s", msg);
-	finish(WB_V_ERROR, 4);
-}
-
-void wb_fail(struct wb_ctx *c, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	c->failed = 1;
-	if (wb_diag.rerun)
-		return; /* a failing size run again, quietly (diag.h) */
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (impl_now == WB_STUDENT && strstr(msg, "modified its input"))
-		wb_diag.input_modified = 1;
-	printf("  %s, %s: %s\n", impl_names[impl_now], c->size->label, msg);
-	if (fails_reported++ < MAX_FAIL_LINES)
-		wb_result("detail", "%s%s%s: %s",
-			  impl_now == WB_STUDENT ? "" : impl_names[impl_now],
-			  impl_now == WB_STUDENT ? "" : " ", c->size->label,
-			  msg);
-}
-
-static void report_cmp(struct wb_ctx *c, const char *what,
-		       const struct wb_cmp *r, const char *tol)
-{
-	wb_fail(c, "%zu of %zu values of %s wrong (%s)%s%s", r->bad, r->n,
-		what, tol,
-		r->poisoned == r->n ? ": none was written" :
-		r->poisoned ? ": some never written (still poison)" : "",
-		r->nonfinite && r->poisoned != r->n ? ", NaN or inf among them" :
-						      "");
-	for (size_t i = 0; i < r->nshown; i++)
-		wb_fail(c, "  %s[%zu] = %.9g, expected %.9g", what,
-			r->shown[i].index, r->shown[i].got, r->shown[i].want);
-}
-
-void wb_check_f32(struct wb_ctx *c, const char *what, const float *got,
-		  const double *want, size_t n, double atol, double rtol)
-{
-	struct wb_cmp r;
-	char tol[96];
-
-	wb_cmp_f32(got, want, n, atol, rtol, &r);
-	if (r.bad || wb_diag.rerun)
-		wb_diag_cmp_f32(&wb_diag, got, want, n, atol, rtol);
-	else
-		wb_diag_cmp_ok(&wb_diag, n);
-	if (!r.bad)
-		return;
-	snprintf(tol, sizeof(tol), "tolerance %.3g + %.3g x |expected|", atol,
-		 rtol);
-	report_cmp(c, what, &r, tol);
-}
-
-void wb_check_i64(struct wb_ctx *c, const char *what, const int64_t *got,
-		  const int64_t *want, size_t n)
-{
-	struct wb_cmp r;
-
-	wb_cmp_i64(got, want, n, &r);
-	if (r.bad || wb_diag.rerun)
-		wb_diag_cmp_i64(&wb_diag, got, want, n);
-	else
-		wb_diag_cmp_ok(&wb_diag, n);
-	if (r.bad)
-		report_cmp(c, what, &r, "must match exactly");
-}
-
-void wb_ctx_init(struct wb_ctx *c, const struct wb_exercise *ex,
-		 const struct wb_size *s, uint64_t seed)
-{
-	memset(c, 0, sizeof(*c));
-	c->ex = ex;
-	c->size = s;
-	wb_rng_seed(&c->rng, wb_seed_mix(wb_seed_mix(seed, ex->name), s->label));
-	c->inputs_gen = wb_next_gen();
-	wb_where("setting up size %s", s->label);
-	if (ex->setup(c))
-		wb_die("setup of %s at %s failed", ex->name, s->label);
-	wb_bufs_upload(c);
-}
 
 /* Outcome of one checked call. */
 enum call_status { CALL_OK, CALL_WRONG, CALL_OOB, CALL_TODO, CALL_MISSING };
@@ -212,23 +63,23 @@ static enum call_status checked_call(struct wb_ctx *c, enum wb_impl impl)
 	wb_bufs_poison(c);
 	WB_CUDA(cudaDeviceSynchronize());
 	wb_todo_hit = 0;
-	wb_where("running the %s code at size %s", impl_names[impl],
+	wb_where("running the %s code at size %s", wb_impl_name(impl),
 		 c->size->label);
 	if (c->ex->run(c, impl) == WB_MISSING) {
 		if (impl == WB_PEER)
 			return CALL_MISSING;
 		if (impl != WB_STUDENT)
 			wb_die("no %s implementation of %s is linked in",
-			       impl_names[impl], c->ex->name);
+			       wb_impl_name(impl), c->ex->name);
 		wb_result("detail", "the file does not define this exercise's "
 				    "entry point: keep the function's name and "
 				    "signature from the skeleton (see the lab's "
 				    "header)");
-		finish(WB_V_COMPILE_ERROR, 0);
+		wb_finish(WB_V_COMPILE_ERROR, 0);
 	}
 	if (wb_todo_hit)
 		return CALL_TODO;
-	wb_where("waiting for the %s code at size %s", impl_names[impl],
+	wb_where("waiting for the %s code at size %s", wb_impl_name(impl),
 		 c->size->label);
 	WB_CUDA(cudaGetLastError());
 	WB_CUDA(cudaDeviceSynchronize());
@@ -285,7 +136,7 @@ static void not_implemented(void)
 {
 	wb_result("detail", "not implemented: %s", wb_todo_what);
 	printf("  not implemented: %s\n", wb_todo_what);
-	finish(WB_V_NOT_IMPLEMENTED, 0);
+	wb_finish(WB_V_NOT_IMPLEMENTED, 0);
 }
 
 /*
@@ -300,7 +151,7 @@ static int require_ok(struct wb_ctx *c, enum wb_impl impl)
 		return -1;
 	if (st != CALL_OK)
 		wb_die("the %s implementation of %s is wrong at %s",
-		       impl_names[impl], c->ex->name, c->size->label);
+		       wb_impl_name(impl), c->ex->name, c->size->label);
 	return 0;
 }
 
@@ -507,7 +358,7 @@ static void check_only(const struct wb_exercise *ex, uint64_t seed)
 			    "debugging run, not a grade", s->label);
 	if (v != WB_V_PASS)
 		diagnose(ex, seed);
-	finish(v, 0);
+	wb_finish(v, 0);
 }
 
 /* --mode reference: the naive and the peer, no submission (the lab's info
@@ -517,7 +368,7 @@ static void reference(const struct wb_exercise *ex, uint64_t seed)
 	if (ex->kind != WB_SPEED)
 		wb_die("%s is not timed: it has no reference", ex->name);
 	wb_now(WB_NAIVE);
-	finish(bench_all(ex, seed, WB_BENCH_REFERENCE), 0);
+	wb_finish(bench_all(ex, seed, WB_BENCH_REFERENCE), 0);
 }
 
 /* --lockdown: the student's code runs under the seccomp filter of
@@ -568,7 +419,7 @@ static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
 					WB_BENCH_GRADE);
 	if (v == WB_V_WRONG || v == WB_V_OUT_OF_BOUNDS)
 		diagnose(ex, seed);
-	finish(v, 0);
+	wb_finish(v, 0);
 }
 
 /*

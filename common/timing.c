@@ -26,10 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fate.h"
 #include "knobs.h"
 #include "probe.h"
-#include "runner.h"
 #include "stats.h"
+#include "timing.h"
 #include "workbook.h"
 
 /* Limits the runtime does not change on its own; the stack size is left

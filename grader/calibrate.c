@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "proc.h"
+#include "score.h"
 
 #define CALIB_MAX_EX 256
 /* all.tsv: the source, then results.tsv's columns; share is its 17th. */

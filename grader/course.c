@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "proc.h"
+#include "score.h"
 
 #define COURSE_MAX_BYTES (1 << 20)
 #define NOTE_LEN 512

@@ -12,6 +12,8 @@ problems=0
 ok()   { printf '  %-18s %s\n' "$1" "$2"; }
 miss() { printf '  %-18s MISSING: %s\n' "$1" "$2"; problems=$((problems + 1)); }
 note() { printf '  %-18s not found: %s\n' "$1" "$2"; }
+# text on the lines below an entry, folded to fit 80 columns
+indent() { printf '%s\n' "$1" | fold -s -w 72 | sed 's/ *$//; s/^/      /'; }
 
 echo "To grade (required):"
 if command -v "$NVCC" > /dev/null 2>&1; then
@@ -31,7 +33,8 @@ if [ -n "$DEVINFO" ] && [ -x "$DEVINFO" ]; then
 	if out=$("$DEVINFO" 2>&1); then
 		echo "$out" | sed 's/^/  /'
 	else
-		miss GPU "$out"
+		miss GPU "no usable GPU"
+		indent "$out"
 		echo "  (grading needs an NVIDIA GPU of compute capability >= 7.5 and its driver;"
 		echo "   everything else, make test included, works without one)"
 	fi
@@ -44,12 +47,26 @@ if command -v nvidia-smi > /dev/null 2>&1; then
 fi
 
 echo "To profile and check (optional):"
+# The toolkit's folder, and its version as NVIDIA's Debian packages name
+# it (13-0 for CUDA 13.0).
+nvcc_path=$(command -v "$NVCC" 2>/dev/null)
+cuda_bin=$(dirname "${nvcc_path:-/usr/local/cuda/bin/nvcc}")
+cuda_ver=$("$NVCC" --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1-\2/p')
 for tool in ncu compute-sanitizer cuobjdump; do
-	p=$(command -v "$tool" 2>/dev/null || ls "$(dirname "$(command -v "$NVCC" 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")/$tool" 2>/dev/null)
+	case $tool in
+	ncu) pkg=cuda-nsight-compute what="Nsight Compute (make profile)" ;;
+	compute-sanitizer) pkg=cuda-sanitizer what="the sanitizers (SANITIZE=1)" ;;
+	cuobjdump) pkg=cuda-cuobjdump what="the SASS technique rules" ;;
+	esac
+	p=$(command -v "$tool" 2>/dev/null)
+	[ -n "$p" ] || { [ -x "$cuda_bin/$tool" ] && p=$cuda_bin/$tool; }
+	[ -n "$p" ] || [ "$tool" != ncu ] ||
+		p=$(ls -d "$cuda_bin"/../nsight-compute*/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -n 1)
 	if [ -n "$p" ]; then
 		ok "$tool" "$p"
 	else
-		note "$tool" "part of the CUDA Toolkit; add its bin/ folder to PATH"
+		note "$tool" "$what"
+		indent "a separate part of the CUDA Toolkit: not in $cuda_bin, nor on PATH. Install it: sudo apt-get install $pkg-${cuda_ver:-X-Y} (NVIDIA's apt repository), or select it in the toolkit's runfile."
 	fi
 done
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * formats.c - GitHub Classroom JSON and JUnit XML from a grading run.
+ * formats.c - the files a grading run writes (formats.h): Gradescope's
+ * results.json, a TSV for scripts, GitHub Classroom JSON and JUnit XML,
+ * and the table of them that the driver walks.
  *
- * Both carry what results.json carries (report.c): per exercise the
- * verdict, the points and the text a student sees, plus which settings
- * were used. Neither is parsed back by the grader; tests/formats/ holds
- * the schemas they are validated against (make test).
+ * Each carries, per exercise, the verdict, the points and the text a
+ * student sees (report_row_text()), plus which settings were used. None
+ * is parsed back by the grader; tests/formats/ holds the schemas they are
+ * validated against (make test).
  */
 #include "formats.h"
 
@@ -15,7 +17,195 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "inspect.h"
+#include "report.h"
+
 #define NAME_LEN (2 * G_NAME_LEN + 2)
+
+/* ---- writing whole files, JSON strings --------------------------------- */
+
+int report_write_atomic(const char *path,
+			void (*fn)(FILE *, const struct g_run *),
+			const struct g_run *run)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fn(f, run);
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int report_utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 :
+		s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
+		s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
+
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
+		return 0; /* overlong, or a UTF-16 surrogate */
+	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
+		return 0; /* overlong, or past U+10FFFF */
+	return n;
+}
+
+/* Quotes and escapes included. */
+void report_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c >= 0x80) {
+			/* Text from compilers and student programs may be any
+			 * bytes; JSON must be UTF-8: keep valid sequences,
+			 * replace the rest with U+FFFD. */
+			int n = report_utf8_len((const unsigned char *)s);
+
+			if (n) {
+				fwrite(s, 1, n, f);
+				s += n - 1;
+			} else {
+				fputs("\\ufffd", f);
+			}
+		} else if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* ---- Gradescope results.json ------------------------------------------- */
+
+/* The text a student sees under one test: verdict, figures, details. */
+static void test_output(FILE *f, const struct g_row *row)
+{
+	char *text = report_row_text(row);
+
+	report_json_str(f, text ? text : wb_verdict_label(row->res.verdict));
+	free(text);
+}
+
+/* The device and seed, and which settings were used and what they changed. */
+static void json_head(FILE *f, const struct g_run *run)
+{
+	char *text = NULL, line[768];
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		report_json_str(f, "");
+		return;
+	}
+	if (run->mode == G_BUILD_ONLY)
+		fprintf(m, "Built only: no GPU code was run.");
+	else
+		fprintf(m, "Graded on %s (read %.0f, write %.0f, copy %.0f GB/s "
+			   "measured now), seed %llu.", run->dev.name,
+			run->dev.read_gbps, run->dev.write_gbps,
+			run->dev.copy_gbps, run->seed);
+	report_settings_line(line, sizeof(line), run);
+	if (run->course)
+		fprintf(m, "\nGraded with %s, which %s%s", line,
+			run->course_changes ? "changed:\n" : "changed nothing here.",
+			run->course_changes ? run->course_changes : "");
+	if (run->condition[0])
+		fprintf(m, "\n%s", run->condition);
+	fclose(m);
+	report_json_str(f, text ? text : "");
+	free(text);
+}
+
+static void json_body(FILE *f, const struct g_run *run)
+{
+	double points, max;
+	char name[NAME_LEN];
+
+	g_totals(run, &points, &max);
+	fprintf(f, "{\n  \"score\": %g,\n  \"output\": ", points);
+	json_head(f, run);
+	fprintf(f, ",\n  \"visibility\": \"visible\",\n  \"tests\": [");
+	for (int i = 0; i < run->nrows; i++) {
+		const struct g_row *row = &run->rows[i];
+
+		snprintf(name, sizeof(name), "%s/%s", row->spec.lab,
+			 row->spec.name);
+		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+		report_json_str(f, name);
+		fprintf(f, ", \"number\": \"%d\", \"score\": %g, \"max_score\": %g, "
+			   "\"status\": \"%s\", \"visibility\": \"visible\", "
+			   "\"output\": ",
+			i + 1, row->res.points, row->res.max_points,
+			row->res.verdict == WB_V_PASS ? "passed" : "failed");
+		test_output(f, row);
+		fputc('}', f);
+	}
+	fprintf(f, "\n  ]\n}\n");
+}
+
+int report_json(const char *path, const struct g_run *run)
+{
+	return report_write_atomic(path, json_body, run);
+}
+
+/* ---- TSV, for scripts ------------------------------------------------- */
+
+/* A header line, then a line per exercise; tests/run.sh reads columns by name. */
+static void tsv_body(FILE *f, const struct g_run *run)
+{
+	fprintf(f, "lab\texercise\tverdict\tpoints\tmax_points\tspeedup\t"
+		   "time_us\tnaive_us\tpeer_us\tgbps\tpct_copy\ttier\t"
+		   "tflops\tpct_peer\tsettings\ttechnique\tshare\tshare_lo\t"
+		   "share_hi\tideal_us\tsol\ttiers_from\ttier_speedups\t"
+		   "audit\n");
+	for (int i = 0; i < run->nrows; i++) {
+		const struct g_row *row = &run->rows[i];
+		const struct g_result *r = &row->res;
+
+		/* settings: "lab" (its own knobs) or the course file that
+		 * changed them */
+		fprintf(f, "%s\t%s\t%s\t%g\t%g\t%.4f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%.3f\t%.1f\t%s\t%s\t",
+			row->spec.lab, row->spec.name, wb_verdict_key(r->verdict),
+			r->points, r->max_points, r->speedup,
+			r->t[G_STUDENT].median_us, r->t[G_NAIVE].median_us,
+			r->t[G_PEER].median_us, r->gbps, r->pct_copy, r->tier,
+			r->tflops, r->pct_peer,
+			row->course_changed ? run->course : "lab",
+			g_technique_word(r->technique));
+		/* share, its interval, the ideal, what it was, where the
+		 * tiers come from, each tier as a speedup here, the audit */
+		fprintf(f, "%.4f\t%.4f\t%.4f\t%.3f\t%s\t%s\t",
+			r->share, r->r_share.lo, r->r_share.hi,
+			r->t[G_IDEAL].median_us, r->sol[0] ? r->sol : "-",
+			row->spec.tiers_from[0] ? row->spec.tiers_from : "lab");
+		for (int k = 0; k < row->spec.ntiers && r->at[0] > 0; k++)
+			fprintf(f, "%s%.3f", k ? " " : "", r->at[k]);
+		fprintf(f, "%s\t%s\n", row->spec.ntiers && r->at[0] > 0 ? "" : "-",
+			r->audit[0] ? r->audit : "-");
+	}
+}
+
+int report_tsv(const char *path, const struct g_run *run)
+{
+	return report_write_atomic(path, tsv_body, run);
+}
 
 /* ---- GitHub Classroom -------------------------------------------------- */
 
@@ -286,4 +476,94 @@ static void junit_body(FILE *f, const struct g_run *run)
 int report_junit(const char *path, const struct g_run *run)
 {
 	return report_write_atomic(path, junit_body, run);
+}
+
+/* ---- the table, and the files of one run ------------------------------- */
+
+const struct report_format report_formats[] = {
+	{ "Gradescope", "--json", "JSON", "its results.json", report_json },
+	{ "TSV", "--tsv", "TSV", "a line per exercise, for scripts",
+	  report_tsv },
+	{ "GitHub Classroom", "--classroom", "CLASSROOM", "its reporter's JSON",
+	  report_classroom },
+	{ "JUnit XML", "--junit", "JUNIT", "for Jenkins, GitLab, CI",
+	  report_junit },
+};
+
+const int report_nformats = sizeof(report_formats) / sizeof(report_formats[0]);
+
+_Static_assert(sizeof(report_formats) / sizeof(report_formats[0]) <=
+	       REPORT_MAX_FORMATS, "struct report_outputs has no room");
+
+int report_outputs_set(struct report_outputs *o, const char *opt,
+		       const char *value)
+{
+	for (int i = 0; i < report_nformats; i++)
+		if (!strcmp(opt, report_formats[i].option)) {
+			o->path[i] = *value ? value : NULL;
+			return 1;
+		}
+	return 0;
+}
+
+void report_outputs_remove(const struct report_outputs *o)
+{
+	for (int i = 0; i < report_nformats; i++)
+		if (o->path[i])
+			remove(o->path[i]);
+}
+
+/* Add path to the list of files written, a new line past 80 columns. */
+static void list_path(FILE *say, const char *path, size_t *col)
+{
+	size_t len = strlen(path);
+
+	if (!*col) {
+		fputs("results: ", say);
+		*col = 9;
+	} else if (*col + 2 + len > 80) {
+		fputs("\n         ", say);
+		*col = 9;
+	} else {
+		fputs(", ", say);
+		*col += 2;
+	}
+	fputs(path, say);
+	*col += len;
+}
+
+int report_outputs_write(const struct report_outputs *o,
+			 const struct g_run *run, FILE *say)
+{
+	size_t col = 0;
+	int ret = 0;
+
+	for (int i = 0; i < report_nformats; i++) {
+		const char *path = o->path[i];
+
+		if (!path)
+			continue;
+		if (report_formats[i].write(path, run)) {
+			fprintf(stderr, "grader: cannot write %s\n", path);
+			ret = -1;
+		} else if (say) {
+			list_path(say, path, &col);
+		}
+	}
+	if (col)
+		fputc('\n', say);
+	return ret;
+}
+
+void report_outputs_usage(FILE *f)
+{
+	fprintf(f, "       files a run writes, each whole or not at all (make "
+		   "grade's variable):\n");
+	for (int i = 0; i < report_nformats; i++) {
+		const struct report_format *fmt = &report_formats[i];
+
+		fprintf(f, "              [%s FILE]%*s %-10s %s: %s\n",
+			fmt->option, (int)(11 - strlen(fmt->option)), "",
+			fmt->var, fmt->name, fmt->what);
+	}
 }

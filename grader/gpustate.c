@@ -6,6 +6,7 @@
  * used, declared here with their documented C types, so that neither
  * nvml.h nor libnvidia-ml is needed to build the grader.
  */
+#include "gpulock.h"
 #include "gpustate.h"
 
 #include <dlfcn.h>
@@ -248,7 +249,8 @@ void gpu_after_exercise(struct gpu_state *g)
 
 /* ---- the lock ---- */
 
-static void lock_key(const struct gpu_state *g, char *buf, size_t n)
+/* The GPU's id for the lock: its UUID, else the device CUDA sees. */
+static void lock_id(const struct gpu_state *g, char *buf, size_t n)
 {
 	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 
@@ -256,29 +258,6 @@ static void lock_key(const struct gpu_state *g, char *buf, size_t n)
 		snprintf(buf, n, "%s", g->uuid);
 	else
 		snprintf(buf, n, "cuda%s", cvd && *cvd ? cvd : "0");
-	buf[strcspn(buf, ",")] = '\0';
-	for (char *p = buf; *p; p++)
-		if (!(*p >= '0' && *p <= '9') && !(*p >= 'a' && *p <= 'z') &&
-		    !(*p >= 'A' && *p <= 'Z') && *p != '-')
-			*p = '_';
-}
-
-/* Open the lock file without O_CREAT first: a sticky /tmp may refuse to
- * create-open another user's file (fs.protected_regular). */
-static int open_lock(const char *path)
-{
-	int fd = open(path, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0 && errno == EACCES)
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd >= 0)
-			fchmod(fd, 0666); /* any user's grader may take it */
-		else if (errno == EEXIST)
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-	}
-	return fd;
 }
 
 int gpu_lock(struct gpu_state *g, const char *dir, FILE *msg, int wait)
@@ -287,13 +266,12 @@ int gpu_lock(struct gpu_state *g, const char *dir, FILE *msg, int wait)
 	const char *d = dir ? dir : getenv("WB_LOCK_DIR");
 	int fd;
 
-	lock_key(g, key, sizeof(key));
-	snprintf(g->lock_path, sizeof(g->lock_path), "%s/cuda-workbook-gpu-%s.lock",
-		 d && *d ? d : "/tmp", key);
-	fd = open_lock(g->lock_path);
+	lock_id(g, key, sizeof(key));
+	gpu_lock_path(g->lock_path, sizeof(g->lock_path), d, key);
+	fd = gpu_lock_open(g->lock_path);
 	if (fd < 0)
 		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
+	if (gpu_lock_try(fd)) {
 		ssize_t k = pread(fd, holder, sizeof(holder) - 1, 0);
 
 		holder[k > 0 ? k : 0] = '\0';
@@ -313,14 +291,7 @@ int gpu_lock(struct gpu_state *g, const char *dir, FILE *msg, int wait)
 				return -1;
 			}
 	}
-	if (ftruncate(fd, 0) == 0) {
-		char pid[32];
-		int len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-
-		ssize_t w = pwrite(fd, pid, (size_t)len, 0);
-
-		(void)w; /* read-only: the lock holds all the same */
-	}
+	gpu_lock_note_pid(fd);
 	g->lock_fd = fd;
 	return 0;
 }

@@ -5,6 +5,9 @@
  * The driver never touches the GPU: it learns each lab's exercises from the
  * lab's info binary (`info --list`), runs each exercise's runner in a child
  * process and reads the result channel (common/result.h) it leaves.
+ *
+ * These are the types the driver's files share; the functions that read
+ * records and that score are declared in record.h and score.h.
  */
 #ifndef GRADER_GRADE_H
 #define GRADER_GRADE_H
@@ -111,7 +114,7 @@ struct g_result {
 	double read_bytes, write_bytes, read_gbps, write_gbps;
 	double mhz_min, mhz_med, mhz_max;
 	int rounds, dropped, extra, resets, verified, throttled;
-	struct g_reference ref;    /* the grader's reference (main.c) */
+	struct g_reference ref;    /* the grader's reference (reference.c) */
 
 	/* filled by g_score() */
 	double speedup;    /* naive median / student median; 0 if untimed */
@@ -128,31 +131,5 @@ struct g_result {
 	double at[G_MAX_TIERS]; /* each tier as a speedup on this GPU; 0:
 				 * unknown (no ideal was measured) */
 };
-
-/* record.c */
-/* Parse `info --list` output; returns the number of specs, -1 if garbled. */
-int g_parse_list(const char *text, const char *lab, struct g_spec *out,
-		 int max);
-/* Parse a result channel record into r (verdict, details, timings). */
-void g_parse_record(const char *text, struct g_result *r);
-/* Append a detail line (printf format) to r. */
-void g_detail(struct g_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* score.c */
-/* Check a spec's knobs; 0, or -1 with the reason in why. */
-int g_spec_validate(const struct g_spec *s, char *why, size_t n);
-/* Speedup, share, bandwidth, tiers on this GPU and points of r under s;
- * copy_gbps and dram_gbps (0: unknown) for the percentages. */
-void g_score(const struct g_spec *s, struct g_result *r, double copy_gbps,
-	     double dram_gbps);
-/* Performance points for x (a share or a speedup: s's tier unit), with
- * naive_ideal turning shares into speedups (0: unknown). */
-double g_speed_points(const struct g_spec *s, double x, double naive_ideal,
-		      int *tier, double *next_target);
-/* s's tiers as a course file writes them, "0.4:20 0.6:40 0.8:60"; "none". */
-void g_format_tiers(char *buf, size_t n, const struct g_spec *s);
-/* "share 0.4:20 ..." or "speedup 2:20 ...": the runner's --tiers. */
-void g_tiers_arg(char *buf, size_t n, const struct g_spec *s);
 
 #endif /* GRADER_GRADE_H */

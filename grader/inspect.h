@@ -24,6 +24,14 @@
  *     rule withholds the performance points.
  *
  * The checks parse text only, so they are unit-tested on recorded files.
+ * They are in these files, one job each:
+ *
+ *   inspect.c    reading inspect.sh's files; all the checks on one runner
+ *   symbols.c    the symbol checks (g_check_symbols)
+ *   allowlist.c  what a file may refer to, by family (allowlist.h)
+ *   symname.c    reading names in nm's and PTX's text (symname.h)
+ *   technique.c  the technique rules: read, checked, applied
+ *   audit.c      the audit line
  */
 #ifndef GRADER_INSPECT_H
 #define GRADER_INSPECT_H

@@ -28,11 +28,14 @@
 #include "gpustate.h"
 #include "grade.h"
 #include "inspect.h"
+#include "ncu.h"
 #include "plausible.h"
 #include "proc.h"
-#include "profile.h"
+#include "record.h"
+#include "reference.h"
 #include "report.h"
 #include "sanitize.h"
+#include "score.h"
 
 #define MAX_LABS 32
 #define MAX_ROWS 256
@@ -57,16 +60,13 @@ struct options {
 	const char *lab;
 	const char *ex;
 	const char *devinfo;
-	const char *json;
-	const char *tsv;
 	const char *sanitizer; /* compute-sanitizer's path, or NULL: not asked */
 	unsigned long long seed;
 	int have_seed;
 	double timeout_cap; /* 0: each exercise's own timeout */
 	enum g_mode mode;
 	const char *course;    /* per-course settings file (course.h) */
-	const char *classroom; /* GitHub Classroom JSON to write */
-	const char *junit;     /* JUnit XML to write */
+	struct report_outputs out; /* the files to write (formats.h) */
 	const char *propose;   /* calibration all.tsv: propose tiers, grade nothing */
 	const char *score;     /* a recording's all.tsv: its tiers, nothing graded */
 	const char *ncu;       /* Nsight Compute: profile (PROFILE=1, profile) */
@@ -76,7 +76,7 @@ struct options {
 	const char *profile_tsv;
 	int shape;             /* which benchmark shape to profile */
 	const char *size;      /* --size: one size alone, untimed (SIZE=) */
-	const char *reference_dir; /* where references are kept (main.c) */
+	const char *reference_dir; /* where references are kept (reference.h) */
 	int no_lockdown;       /* LOCKDOWN=0: runners without seccomp, to
 				* diagnose a runtime the filter breaks */
 	const char *calibrations; /* folder of calibrations per GPU model */
@@ -84,7 +84,7 @@ struct options {
 };
 
 /* Nsight Compute's state across exercises (grader/ncu.c). */
-static struct prof_ctx prof;
+static struct ncu_ctx prof;
 
 static int usage(void)
 {
@@ -93,9 +93,9 @@ static int usage(void)
 		"[--ex E]\n"
 		"              [--seed N] [--mode grade|bench|build-only] "
 		"[--devinfo PATH]\n"
-		"              [--json FILE] [--tsv FILE] [--timeout-cap SECONDS]\n"
+		"              [--timeout-cap SECONDS]\n"
 		"              [--sanitizer PATH-TO-COMPUTE-SANITIZER] [--size LABEL]\n"
-		"              [--course FILE] [--classroom FILE] [--junit FILE]\n"
+		"              [--course FILE]\n"
 		"              [--ncu PATH]  (profile each passing speed exercise)\n"
 		"              [--reference-cache DIR] [--lockdown 0|1]\n"
 		"              [--calibrations DIR]\n"
@@ -103,6 +103,7 @@ static int usage(void)
 		"       grader --labs DIR --build DIR --score-recording ALL.TSV\n"
 		"       grader ... --mode profile --ncu PATH [--with naive,peer,solution]\n"
 		"              [--solutions-build DIR] [--profile-tsv FILE] [--shape K]\n");
+	report_outputs_usage(stderr);
 	return 2;
 }
 
@@ -116,6 +117,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 		if (!v)
 			return -1;
+		if (report_outputs_set(&o->out, a, v))
+			continue;
 		if (!strcmp(a, "--labs"))
 			o->labs_dir = v;
 		else if (!strcmp(a, "--build"))
@@ -128,20 +131,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->ex = *v ? v : NULL;
 		else if (!strcmp(a, "--devinfo"))
 			o->devinfo = v;
-		else if (!strcmp(a, "--json"))
-			o->json = v;
-		else if (!strcmp(a, "--tsv"))
-			o->tsv = v;
 		else if (!strcmp(a, "--sanitizer"))
 			o->sanitizer = *v ? v : NULL;
 		else if (!strcmp(a, "--timeout-cap"))
 			o->timeout_cap = atof(v);
 		else if (!strcmp(a, "--course"))
 			o->course = *v ? v : NULL;
-		else if (!strcmp(a, "--classroom"))
-			o->classroom = *v ? v : NULL;
-		else if (!strcmp(a, "--junit"))
-			o->junit = *v ? v : NULL;
 		else if (!strcmp(a, "--propose-tiers"))
 			o->propose = v;
 		else if (!strcmp(a, "--score-recording"))
@@ -484,163 +479,6 @@ static void sanitize(const struct options *o, char *runner, struct g_row *row)
 			    "found nothing at the small sizes");
 }
 
-/* ---- the grader's reference: the naive and the peer without the student ---- */
-
-/* A reference is reused for this long on the same GPU and info binary. */
-#define REF_MAX_AGE_S 3600
-
-/* FNV-1a of a file's bytes (0 when it cannot be read). */
-static unsigned long long file_hash(const char *path)
-{
-	unsigned long long h = 0xcbf29ce484222325ull;
-	unsigned char buf[1 << 16];
-	size_t got;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return 0;
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
-		for (size_t i = 0; i < got; i++)
-			h = (h ^ buf[i]) * 0x100000001b3ull;
-	fclose(f);
-	return h;
-}
-
-/*
- * What identifies a reference: the GPU and the contents of the lab's info
- * binary (the same lab built for another submission links the same bytes,
- * so a class, or labs/ and solutions/, share one reference).
- */
-static void ref_key(const struct g_device *dev, const char *info, char *key,
-		    size_t n)
-{
-	snprintf(key, n, "%s|%d|%d|%s|%016llx", dev->name, dev->cc, dev->sms,
-		 dev->driver, file_hash(info));
-}
-
-/* A cached reference of at most REF_MAX_AGE_S for this key, or NULL. */
-static char *ref_cached(const char *path, const char *key, time_t *when)
-{
-	char kpath[PATH_LEN + 8], *k, *text = NULL;
-	struct stat st;
-
-	snprintf(kpath, sizeof(kpath), "%s.key", path);
-	k = read_file(kpath, 4096);
-	if (k && !strcmp(k, key) && !stat(path, &st) &&
-	    time(NULL) - st.st_mtime < REF_MAX_AGE_S) {
-		text = read_file(path, 1 << 20);
-		*when = st.st_mtime;
-	}
-	free(k);
-	return text;
-}
-
-static void ref_store(const char *path, const char *key)
-{
-	char kpath[PATH_LEN + 8];
-	FILE *f;
-
-	snprintf(kpath, sizeof(kpath), "%s.key", path);
-	f = fopen(kpath, "w");
-	if (f) {
-		fputs(key, f);
-		fclose(f);
-	}
-}
-
-/*
- * Time the naive, the peer and the speed of light with the lab's info
- * binary, which links no student code: the baseline the student's run is
- * checked against, and the peer an exercise's ideal may be (matmul).
- * Kept in the reference cache for REF_MAX_AGE_S. 0, or -1 (why in r).
- */
-static int reference(const struct options *o, const struct g_device *dev,
-		     struct g_row *row)
-{
-	char info[PATH_LEN], path[PATH_LEN], out[PATH_LEN + 8], key[512];
-	char seed[32], *text;
-	char *argv[] = { info, "--exercise", row->spec.name, "--seed", seed,
-			 "--result", path, "--mode", "reference", NULL };
-	struct g_reference *ref = &row->res.ref;
-	struct g_result got;
-	struct proc_result pr;
-	time_t when = 0;
-
-	snprintf(info, sizeof(info), "%.800s/%.63s/info", o->build_dir,
-		 row->spec.lab);
-	snprintf(path, sizeof(path), "%.800s/%.63s.%.63s.reference",
-		 o->reference_dir ? o->reference_dir : o->build_dir,
-		 row->spec.lab, row->spec.name);
-	snprintf(out, sizeof(out), "%s.out", path);
-	snprintf(seed, sizeof(seed), "%llu", o->seed);
-	ref_key(dev, info, key, sizeof(key));
-	text = ref_cached(path, key, &when);
-	if (!text) {
-		remove(path);
-		if (proc_run(argv, out, row->spec.timeout_s, &pr) < 0 ||
-		    pr.timed_out)
-			return -1;
-		text = read_file(path, 1 << 20);
-		ref_store(path, key);
-		when = 0;
-	}
-	memset(&got, 0, sizeof(got));
-	g_parse_record(text, &got);
-	free(text);
-	if (!got.complete || got.garbled || got.verdict != WB_V_PASS ||
-	    !got.t[G_NAIVE].have) {
-		remove(path);
-		return -1;
-	}
-	ref->have = 1;
-	ref->naive = got.t[G_NAIVE];
-	ref->peer = got.t[G_PEER];
-	ref->ideal = got.t[G_IDEAL];
-	if (when) {
-		struct tm tm;
-
-		localtime_r(&when, &tm);
-		strftime(ref->from, sizeof(ref->from), "measured at %H:%M", &tm);
-	} else {
-		snprintf(ref->from, sizeof(ref->from), "measured now");
-	}
-	return 0;
-}
-
-/*
- * After the student's run: its naive and its speed of light must be what
- * the reference measured without the student's code, within the noise
- * between two processes. Slower means something the student's code left
- * behind slowed them: SUSPICIOUS, with both figures.
- */
-static void baseline_check(struct g_result *r)
-{
-	const struct g_reference *ref = &r->ref;
-	const struct {
-		const char *what;
-		const struct g_timing *here, *there;
-	} pair[] = {
-		{ "the naive reference", &r->t[G_NAIVE], &ref->naive },
-		{ "the speed-of-light probes", &r->t[G_IDEAL], &ref->ideal },
-	};
-
-	if (r->verdict != WB_V_PASS || !ref->have)
-		return;
-	for (size_t i = 0; i < sizeof(pair) / sizeof(pair[0]); i++) {
-		double a = pair[i].here->median_us, b = pair[i].there->median_us;
-
-		if (!pair[i].here->have || !pair[i].there->have ||
-		    a <= b * (1 + PLAUSIBLE_BASELINE_MARGIN))
-			continue;
-		r->verdict = WB_V_SUSPICIOUS;
-		g_detail(r, "%s ran %.0f%% slower beside your code (%.1f us) "
-			    "than in the grader's run without it (%.1f us, %s): "
-			    "something your code changed slowed what it is "
-			    "measured against. No points.", pair[i].what,
-			 100 * (a / b - 1), a, b, ref->from);
-	}
-}
-
 static void run_exercise(const struct options *o, const struct g_device *dev,
 			 struct g_row *row)
 {
@@ -686,7 +524,8 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 		/* REJECTED (inspect.h): the file is never run. */
 	} else if (o->mode == G_BUILD_ONLY) {
 		r->verdict = WB_V_BUILT;
-	} else if (need_ref && reference(o, dev, row)) {
+	} else if (need_ref && reference_run(o->build_dir, o->reference_dir,
+					      o->seed, dev, row)) {
 		r->verdict = WB_V_ERROR;
 		g_detail(r, "the grader's reference run (the naive and the "
 			    "speed of light, without your code) failed: see "
@@ -725,14 +564,14 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 			judge_process(r, &pr, row->spec.timeout_s, out);
 			if (o->mode == G_BENCH && r->ref.peer.have)
 				r->t[G_PEER] = r->ref.peer;
-			baseline_check(r);
+			reference_check(r);
 			if (o->sanitizer && o->mode == G_GRADE &&
 			    r->verdict == WB_V_PASS)
 				sanitize(o, runner, row);
 			/* After the timed grade, so it never disturbs it. */
 			if (o->ncu && o->mode == G_GRADE && row->spec.speed &&
 			    r->verdict == WB_V_PASS)
-				prof_attach(&prof, runner, &row->spec, r);
+				ncu_attach(&prof, runner, &row->spec, r);
 		}
 	}
 	g_score(&row->spec, r, dev->copy_gbps, dev->dram_gbps);
@@ -852,21 +691,7 @@ static int finish(const struct options *o, struct g_run *run)
 		report_bench(stdout, run);
 	else
 		report_table(stdout, run);
-	if (o->json && report_json(o->json, run))
-		fprintf(stderr, "grader: cannot write %s\n", o->json);
-	if (o->tsv && report_tsv(o->tsv, run))
-		fprintf(stderr, "grader: cannot write %s\n", o->tsv);
-	if (o->classroom && report_classroom(o->classroom, run))
-		fprintf(stderr, "grader: cannot write %s\n", o->classroom);
-	if (o->junit && report_junit(o->junit, run))
-		fprintf(stderr, "grader: cannot write %s\n", o->junit);
-	if (o->json)
-		printf("results: %s%s%s\n", o->json, o->tsv ? ", " : "",
-		       o->tsv ? o->tsv : "");
-	if (o->classroom || o->junit)
-		printf("         %s%s%s\n", o->classroom ? o->classroom : "",
-		       o->classroom && o->junit ? ", " : "",
-		       o->junit ? o->junit : "");
+	report_outputs_write(&o->out, run, stdout);
 	for (int i = 0; i < run->nrows; i++) {
 		enum wb_verdict v = run->rows[i].res.verdict;
 
@@ -903,14 +728,7 @@ int main(int argc, char **argv)
 	o.seed = run.seed;
 	run.rows = rows;
 	/* No results file may outlive the run it does not describe. */
-	if (o.json)
-		remove(o.json);
-	if (o.tsv)
-		remove(o.tsv);
-	if (o.classroom)
-		remove(o.classroom);
-	if (o.junit)
-		remove(o.junit);
+	report_outputs_remove(&o.out);
 	/* One grading run per GPU, from the bandwidth probe on (gpustate.h). */
 	if (o.mode != G_BUILD_ONLY)
 		gpu_begin(&gpu);
@@ -937,11 +755,11 @@ int main(int argc, char **argv)
 	if (o.mode != G_BUILD_ONLY)
 		gpu_report_start(&gpu, &run, stdout);
 	if (o.ncu || o.profile_only) {
-		prof_init(&prof, o.ncu, run.seed, run.dev.copy_gbps);
+		ncu_init(&prof, o.ncu, run.seed, run.dev.copy_gbps);
 		prof.shape = o.shape;
 	}
 	if (o.profile_only)
-		return prof_all(&prof, rows, run.nrows, o.build_dir, o.sol_build,
+		return ncu_all(&prof, rows, run.nrows, o.build_dir, o.sol_build,
 				o.with, o.profile_tsv);
 	for (int i = 0; i < run.nrows; i++) {
 		struct g_row *row = &rows[i];

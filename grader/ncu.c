@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ncu.c - the code under Nsight Compute, for make profile and make grade
- * PROFILE=1 (profile.h). One run per implementation:
+ * PROFILE=1 (ncu.h). One run per implementation:
  *
  *   ncu --profile-from-start off --clock-control none --csv --page raw
  *       --print-units base --print-kernel-base function --log-file LOG
@@ -21,8 +21,13 @@
  * missing or may not read the counters, one line says so, once, and the
  * rest goes on without profiles.
  */
-#include "profile.h"
+#include "ncu.h"
+#include "metrics.h"
+#include "ncu_csv.h"
 #include "proc.h"
+#include "profile_derive.h"
+#include "profile_render.h"
+#include "record.h"
 #include "report.h"
 
 #include <math.h>
@@ -45,8 +50,8 @@
 
 #define PATH_LEN 1024
 
-int prof_init(struct prof_ctx *pc, const char *ncu, unsigned long long seed,
-	      double copy_gbps)
+int ncu_init(struct ncu_ctx *pc, const char *ncu, unsigned long long seed,
+	     double copy_gbps)
 {
 	memset(pc, 0, sizeof(*pc));
 	pc->ncu = ncu;
@@ -68,7 +73,7 @@ int prof_init(struct prof_ctx *pc, const char *ncu, unsigned long long seed,
 }
 
 /* Print why profiles are off, once per run of the grader. */
-static void say_once(struct prof_ctx *pc)
+static void say_once(struct ncu_ctx *pc)
 {
 	if (pc->said)
 		return;
@@ -77,7 +82,7 @@ static void say_once(struct prof_ctx *pc)
 	fflush(stdout);
 }
 
-static int is_dropped(const struct prof_ctx *pc, const char *name)
+static int is_dropped(const struct ncu_ctx *pc, const char *name)
 {
 	for (int i = 0; i < pc->ndropped; i++) {
 		size_t n = strlen(pc->dropped[i]);
@@ -90,7 +95,7 @@ static int is_dropped(const struct prof_ctx *pc, const char *name)
 }
 
 /* Remember the metrics ncu did not know; 1 if that drops one more. */
-static int drop_unknown(struct prof_ctx *pc, const struct prof_run *r)
+static int drop_unknown(struct ncu_ctx *pc, const struct prof_run *r)
 {
 	int more = 0;
 
@@ -98,34 +103,34 @@ static int drop_unknown(struct prof_ctx *pc, const struct prof_run *r)
 		int before = 0, after = 0;
 
 		for (int m = 0; m < PROF_NMETRICS; m++)
-			before += is_dropped(pc, prof_metric_name(m));
+			before += is_dropped(pc, metric_name(m));
 		snprintf(pc->dropped[pc->ndropped++], PROF_NAME_LEN, "%s",
 			 r->unknown[i]);
 		for (int m = 0; m < PROF_NMETRICS; m++)
-			after += is_dropped(pc, prof_metric_name(m));
+			after += is_dropped(pc, metric_name(m));
 		more |= after > before;
 	}
 	return more;
 }
 
 /* The metrics to ask for, comma-separated, in a new string. */
-static char *metric_list(const struct prof_ctx *pc)
+static char *metric_list(const struct ncu_ctx *pc)
 {
 	size_t len = 1;
 	char *list;
 
 	for (int m = 0; m < PROF_NMETRICS; m++)
-		len += strlen(prof_metric_name(m)) + 1;
+		len += strlen(metric_name(m)) + 1;
 	list = malloc(len);
 	if (!list)
 		return NULL;
 	list[0] = '\0';
 	for (int m = 0; m < PROF_NMETRICS; m++) {
-		if (is_dropped(pc, prof_metric_name(m)))
+		if (is_dropped(pc, metric_name(m)))
 			continue;
 		if (*list)
 			strcat(list, ",");
-		strcat(list, prof_metric_name(m));
+		strcat(list, metric_name(m));
 	}
 	return list;
 }
@@ -156,7 +161,7 @@ static char *read_both(const char *a, const char *b)
 }
 
 /* One run under ncu; the status in out. */
-static enum prof_status run_once(struct prof_ctx *pc, const char *runner,
+static enum prof_status run_once(struct ncu_ctx *pc, const char *runner,
 				 const char *exercise, const char *impl,
 				 struct prof_run *out)
 {
@@ -195,15 +200,15 @@ static enum prof_status run_once(struct prof_ctx *pc, const char *runner,
 	}
 	text = read_both(log, outp);
 	record = read_file(res, 1 << 20);
-	prof_read(text, record, out);
+	ncsv_read(text, record, out);
 	free(text);
 	free(record);
 	return out->status;
 }
 
-enum prof_status prof_collect(struct prof_ctx *pc, const char *runner,
-			      const char *exercise, const char *impl,
-			      struct prof_run *out)
+enum prof_status ncu_collect(struct ncu_ctx *pc, const char *runner,
+			     const char *exercise, const char *impl,
+			     struct prof_run *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (pc->disabled) {
@@ -230,7 +235,7 @@ enum prof_status prof_collect(struct prof_ctx *pc, const char *runner,
 }
 
 /* The columns for one run: its kernels (when few) and all combined. */
-static int run_views(const struct prof_ctx *pc, const struct prof_run *r,
+static int run_views(const struct ncu_ctx *pc, const struct prof_run *r,
 		     const char *label, struct prof_view *v, int max)
 {
 	int n = 0;
@@ -246,7 +251,7 @@ static int run_views(const struct prof_ctx *pc, const struct prof_run *r,
 }
 
 /* "lts__t_sectors_srcunit_tex_op_write, ...": what this ncu did not know. */
-static int dropped_note(const struct prof_ctx *pc, char *buf, size_t n)
+static int dropped_note(const struct ncu_ctx *pc, char *buf, size_t n)
 {
 	size_t len = 0;
 
@@ -277,15 +282,15 @@ static void kernel_list(const struct prof_run *r, char *buf, size_t n)
 			 r->dropped_kernels);
 }
 
-void prof_attach(struct prof_ctx *pc, const char *runner,
-		 const struct g_spec *s, struct g_result *r)
+void ncu_attach(struct ncu_ctx *pc, const char *runner,
+		const struct g_spec *s, struct g_result *r)
 {
 	static struct prof_run run;
 	struct prof_view v[KERNEL_COLUMNS + 1];
 	char lines[PROF_MAX_LINES][G_DETAIL_LEN], kernels[G_DETAIL_LEN];
 	int nv, n;
 
-	if (prof_collect(pc, runner, s->name, "student", &run) != PROF_OK) {
+	if (ncu_collect(pc, runner, s->name, "student", &run) != PROF_OK) {
 		if (pc->disabled)
 			say_once(pc);
 		else
@@ -296,7 +301,7 @@ void prof_attach(struct prof_ctx *pc, const char *runner,
 	kernel_list(&run, kernels, sizeof(kernels));
 	g_detail(r, "profile at %s (Nsight Compute, one call): %s", run.shape,
 		 kernels);
-	n = prof_table(v, nv, nv - 1, run.groups, lines, PROF_MAX_LINES);
+	n = render_table(v, nv, nv - 1, run.groups, lines, PROF_MAX_LINES);
 	for (int i = 0; i < n; i++)
 		g_detail(r, "  %s", lines[i]);
 	if (dropped_note(pc, kernels, sizeof(kernels)))
@@ -365,7 +370,7 @@ static void tsv_view(FILE *tsv, const struct g_spec *s, const char *col,
 			if (!isnan(r->k[i].m[m]))
 				fprintf(tsv, "%s\t%s\t%s\t%s\t%s\t%.6g\n", s->lab,
 					s->name, col, r->k[i].name,
-					prof_metric_name(m), r->k[i].m[m]);
+					metric_name(m), r->k[i].m[m]);
 	if (prof_ld_sectors_per_request(v, &x))
 		fprintf(tsv, "%s\t%s\t%s\tall\tld_sectors_per_request\t%.6g\n",
 			s->lab, s->name, col, x);
@@ -387,9 +392,9 @@ static void tsv_view(FILE *tsv, const struct g_spec *s, const char *col,
 			prof_hint_names[ids[i]]);
 }
 
-int prof_exercise(struct prof_ctx *pc, const char *build_dir,
-		  const char *sol_dir, const char *with,
-		  const struct g_spec *s, FILE *out, FILE *tsv)
+int ncu_exercise(struct ncu_ctx *pc, const char *build_dir,
+		 const char *sol_dir, const char *with,
+		 const struct g_spec *s, FILE *out, FILE *tsv)
 {
 	static struct column c[MAX_COLUMNS];
 	struct prof_view v[MAX_COLUMNS + KERNEL_COLUMNS];
@@ -420,7 +425,7 @@ int prof_exercise(struct prof_ctx *pc, const char *build_dir,
 			r->status = PROF_RUN_FAILED;
 			snprintf(r->why, sizeof(r->why), "not built (a compile "
 				 "error? see %.200s.log)", c[i].runner);
-		} else if (prof_collect(pc, c[i].runner, s->name, c[i].impl, r) !=
+		} else if (ncu_collect(pc, c[i].runner, s->name, c[i].impl, r) !=
 			   PROF_OK && pc->disabled) {
 			say_once(pc);
 			return 0;
@@ -458,8 +463,8 @@ int prof_exercise(struct prof_ctx *pc, const char *build_dir,
 	}
 	fprintf(out, "  at %s; the ideal and the meaning are for %s\n\n", shape,
 		v[ok == 1 ? nv - 1 : 0].label);
-	n = prof_table(v, nv, ok == 1 ? nv - 1 : 0, groups, lines,
-		       PROF_MAX_LINES);
+	n = render_table(v, nv, ok == 1 ? nv - 1 : 0, groups, lines,
+			 PROF_MAX_LINES);
 	for (int i = 0; i < n; i++)
 		fprintf(out, "  %s\n", lines[i]);
 	if (dropped_note(pc, kernels, sizeof(kernels)))
@@ -468,9 +473,9 @@ int prof_exercise(struct prof_ctx *pc, const char *build_dir,
 	return 0;
 }
 
-int prof_all(struct prof_ctx *pc, const struct g_row *rows, int n,
-	     const char *build_dir, const char *sol_dir, const char *with,
-	     const char *tsv_path)
+int ncu_all(struct ncu_ctx *pc, const struct g_row *rows, int n,
+	    const char *build_dir, const char *sol_dir, const char *with,
+	    const char *tsv_path)
 {
 	FILE *tsv = tsv_path ? fopen(tsv_path, "w") : NULL;
 	int bad = 0;
@@ -487,8 +492,8 @@ int prof_all(struct prof_ctx *pc, const struct g_row *rows, int n,
 			bad = 1;
 			continue;
 		}
-		bad |= prof_exercise(pc, build_dir, sol_dir, with, &row->spec,
-				     stdout, tsv);
+		bad |= ncu_exercise(pc, build_dir, sol_dir, with, &row->spec,
+				    stdout, tsv);
 	}
 	if (tsv && fclose(tsv))
 		fprintf(stderr, "grader: cannot write %s\n", tsv_path);

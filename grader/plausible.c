@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "record.h"
+
 double g_bandwidth_ceiling(const struct g_device *dev, char *why, size_t n)
 {
 	double peak = PLAUSIBLE_PEAK_MARGIN * dev->dram_gbps;

@@ -4,7 +4,7 @@
  * records (see common/result.h for the format). Anything unexpected is
  * noted, never trusted: a record without its closing "end" is incomplete.
  */
-#include "grade.h"
+#include "record.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * report.c - what a grading run shows on the terminal: the table of
+ * exercises (report_table) or make bench's times (report_bench), and the
+ * text a student sees for one exercise (report_row_text), which the files
+ * of formats.c carry too.
+ */
 #include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "inspect.h"
 
 void g_totals(const struct g_run *run, double *points, double *max)
 {
@@ -121,6 +125,20 @@ static void figures(FILE *m, const struct g_row *row)
 			r->dropped ? "yes" : "", r->mhz_min, r->mhz_max);
 }
 
+/* Did any exercise run? Not in build-only mode, where each is BUILT or
+ * was stopped before running (it did not compile, or was rejected). */
+static int ran_any(const struct g_run *run)
+{
+	for (int i = 0; i < run->nrows; i++) {
+		enum wb_verdict v = run->rows[i].res.verdict;
+
+		if (v != WB_V_BUILT && v != WB_V_COMPILE_ERROR &&
+		    v != WB_V_REJECTED)
+			return 1;
+	}
+	return 0;
+}
+
 void report_table(FILE *f, const struct g_run *run)
 {
 	double points, max;
@@ -139,6 +157,12 @@ void report_table(FILE *f, const struct g_run *run)
 		text = report_row_text(row);
 		fprintf(f, "\n%s: %s\n", name, text ? text : "");
 		free(text);
+	}
+	if (!ran_any(run)) {
+		fprintf(f, "\nNot run: built and checked only (no GPU code ran), so "
+			   "no points, no\ntiers and no timing yet. make grade "
+			   "on a machine with a GPU grades it.\n");
+		return;
 	}
 	g_totals(run, &points, &max);
 	fprintf(f, "\ntotal: %g / %g points\n", points, max);
@@ -218,75 +242,6 @@ void report_bench(FILE *f, const struct g_run *run)
 		   "run (%.0f GB/s)\n", run->dev.copy_gbps);
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static int utf8_len(const unsigned char *s)
-{
-	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 :
-		s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
-		s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
-
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-		return 0; /* overlong, or a UTF-16 surrogate */
-	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-		return 0; /* overlong, or past U+10FFFF */
-	return n;
-}
-
-/* Write s as a JSON string literal (quotes and escapes included). */
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c >= 0x80) {
-			/* Text from compilers and student programs may be any
-			 * bytes; JSON must be UTF-8: keep valid sequences,
-			 * replace the rest with U+FFFD. */
-			int n = utf8_len((const unsigned char *)s);
-
-			if (n) {
-				fwrite(s, 1, n, f);
-				s += n - 1;
-			} else {
-				fputs("\\ufffd", f);
-			}
-		} else if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-void report_json_str(FILE *f, const char *s)
-{
-	json_string(f, s);
-}
-
-int report_utf8_len(const unsigned char *s)
-{
-	return utf8_len(s);
-}
-
-/* The text a student sees under one test: verdict, figures, details. */
-static void test_output(FILE *f, const struct g_row *row)
-{
-	char *text = report_row_text(row);
-
-	json_string(f, text ? text : wb_verdict_label(row->res.verdict));
-	free(text);
-}
-
 char *report_row_text(const struct g_row *row)
 {
 	const struct g_result *r = &row->res;
@@ -308,31 +263,6 @@ char *report_row_text(const struct g_row *row)
 	return text;
 }
 
-static int write_atomic(const char *path, void (*fn)(FILE *, const struct g_run *),
-			const struct g_run *run)
-{
-	char tmp[4096];
-	FILE *f;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f)
-		return -1;
-	fn(f, run);
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		remove(tmp);
-		return -1;
-	}
-	return 0;
-}
-
-int report_write_atomic(const char *path,
-			void (*fn)(FILE *, const struct g_run *),
-			const struct g_run *run)
-{
-	return write_atomic(path, fn, run);
-}
-
 void report_settings_line(char *buf, size_t n, const struct g_run *run)
 {
 	if (!run->course) {
@@ -344,104 +274,4 @@ void report_settings_line(char *buf, size_t n, const struct g_run *run)
 		 run->course, run->course_name ? " (" : "",
 		 run->course_name ? run->course_name : "",
 		 run->course_name ? ")" : "");
-}
-
-/* The device and seed, and which settings were used and what they changed. */
-static void json_head(FILE *f, const struct g_run *run)
-{
-	char *text = NULL, line[768];
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-
-	if (!m) {
-		json_string(f, "");
-		return;
-	}
-	if (run->mode == G_BUILD_ONLY)
-		fprintf(m, "Built only: no GPU code was run.");
-	else
-		fprintf(m, "Graded on %s (read %.0f, write %.0f, copy %.0f GB/s "
-			   "measured now), seed %llu.", run->dev.name,
-			run->dev.read_gbps, run->dev.write_gbps,
-			run->dev.copy_gbps, run->seed);
-	report_settings_line(line, sizeof(line), run);
-	if (run->course)
-		fprintf(m, "\nGraded with %s, which %s%s", line,
-			run->course_changes ? "changed:\n" : "changed nothing here.",
-			run->course_changes ? run->course_changes : "");
-	if (run->condition[0])
-		fprintf(m, "\n%s", run->condition);
-	fclose(m);
-	json_string(f, text ? text : "");
-	free(text);
-}
-
-static void json_body(FILE *f, const struct g_run *run)
-{
-	double points, max;
-	char name[2 * G_NAME_LEN + 2];
-
-	g_totals(run, &points, &max);
-	fprintf(f, "{\n  \"score\": %g,\n  \"output\": ", points);
-	json_head(f, run);
-	fprintf(f, ",\n  \"visibility\": \"visible\",\n  \"tests\": [");
-	for (int i = 0; i < run->nrows; i++) {
-		const struct g_row *row = &run->rows[i];
-
-		full_name(row, name, sizeof(name));
-		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		json_string(f, name);
-		fprintf(f, ", \"number\": \"%d\", \"score\": %g, \"max_score\": %g, "
-			   "\"status\": \"%s\", \"visibility\": \"visible\", "
-			   "\"output\": ",
-			i + 1, row->res.points, row->res.max_points,
-			row->res.verdict == WB_V_PASS ? "passed" : "failed");
-		test_output(f, row);
-		fputc('}', f);
-	}
-	fprintf(f, "\n  ]\n}\n");
-}
-
-static void tsv_body(FILE *f, const struct g_run *run)
-{
-	fprintf(f, "lab\texercise\tverdict\tpoints\tmax_points\tspeedup\t"
-		   "time_us\tnaive_us\tpeer_us\tgbps\tpct_copy\ttier\t"
-		   "tflops\tpct_peer\tsettings\ttechnique\tshare\tshare_lo\t"
-		   "share_hi\tideal_us\tsol\ttiers_from\ttier_speedups\t"
-		   "audit\n");
-	for (int i = 0; i < run->nrows; i++) {
-		const struct g_row *row = &run->rows[i];
-		const struct g_result *r = &row->res;
-
-		/* settings: "lab" (its own knobs) or the course file that
-		 * changed them */
-		fprintf(f, "%s\t%s\t%s\t%g\t%g\t%.4f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%.3f\t%.1f\t%s\t%s\t",
-			row->spec.lab, row->spec.name, wb_verdict_key(r->verdict),
-			r->points, r->max_points, r->speedup,
-			r->t[G_STUDENT].median_us, r->t[G_NAIVE].median_us,
-			r->t[G_PEER].median_us, r->gbps, r->pct_copy, r->tier,
-			r->tflops, r->pct_peer,
-			row->course_changed ? run->course : "lab",
-			g_technique_word(r->technique));
-		/* share, its interval, the ideal, what it was, where the
-		 * tiers come from, each tier as a speedup here, the audit */
-		fprintf(f, "%.4f\t%.4f\t%.4f\t%.3f\t%s\t%s\t",
-			r->share, r->r_share.lo, r->r_share.hi,
-			r->t[G_IDEAL].median_us, r->sol[0] ? r->sol : "-",
-			row->spec.tiers_from[0] ? row->spec.tiers_from : "lab");
-		for (int k = 0; k < row->spec.ntiers && r->at[0] > 0; k++)
-			fprintf(f, "%s%.3f", k ? " " : "", r->at[k]);
-		fprintf(f, "%s\t%s\n", row->spec.ntiers && r->at[0] > 0 ? "" : "-",
-			r->audit[0] ? r->audit : "-");
-	}
-}
-
-int report_json(const char *path, const struct g_run *run)
-{
-	return write_atomic(path, json_body, run);
-}
-
-int report_tsv(const char *path, const struct g_run *run)
-{
-	return write_atomic(path, tsv_body, run);
 }

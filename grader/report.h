@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.h - what a grading run shows and writes: the human table, a
- * Gradescope results.json and a tab-separated file for scripts. The files
- * are written from the results, never from the table.
+ * report.h - a grading run's results (struct g_run) and what the terminal
+ * shows of them: the table, make bench's times, the text of one exercise.
+ * The files written from the same results are formats.h's, included here
+ * for every user of a run.
  */
 #ifndef GRADER_REPORT_H
 #define GRADER_REPORT_H
 
 #include <stdio.h>
 
+#include "formats.h"
 #include "grade.h"
 
 struct g_device {
@@ -53,24 +55,14 @@ struct g_run {
 /* Totals over the rows. */
 void g_totals(const struct g_run *run, double *points, double *max);
 
+/* The terminal's table (grade) and make bench's times, from the results. */
 void report_table(FILE *f, const struct g_run *run);
 void report_bench(FILE *f, const struct g_run *run);
-/* Each writes to a temporary file and renames it: never half a file. */
-int report_json(const char *path, const struct g_run *run);
-int report_tsv(const char *path, const struct g_run *run);
 
-/* For the other formats (grader/formats.c). */
-/* Write fn's output to path.tmp, then rename it over path. */
-int report_write_atomic(const char *path,
-			void (*fn)(FILE *, const struct g_run *),
-			const struct g_run *run);
-/* s as a JSON string literal, invalid UTF-8 replaced. */
-void report_json_str(FILE *f, const char *s);
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-int report_utf8_len(const unsigned char *s);
 /* The text a student sees for one exercise (malloc'd; NULL if no memory). */
 char *report_row_text(const struct g_row *row);
-/* One line on the settings used: "course settings FILE (NAME)" or NULL. */
+/* One line on the settings used: "course settings FILE (NAME)", or "the
+ * labs' own settings". */
 void report_settings_line(char *buf, size_t n, const struct g_run *run);
 
 #endif /* GRADER_REPORT_H */

@@ -11,7 +11,7 @@
  * fixed speedups. Points are continuous: none up to 5% over the naive,
  * then linear from tier to tier, the top tier's at and above it.
  */
-#include "grade.h"
+#include "score.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -96,25 +96,6 @@ static int sort_u32(uint32_t *a, size_t n)
 	return 0;
 }
 
-/* ---- shared by the exercises ---- */
-
-static void fill_uniform(struct wb_ctx *c, float *x, size_t n, double lo,
-			 double hi)
-{
-	for (size_t i = 0; i < n; i++)
-		x[i] = (float)wb_rng_range(&c->rng, lo, hi);
-}
-
-static double *ref_scratch(struct wb_ctx *c, size_t n)
-{
-	double *p = malloc(n * sizeof(double));
-
-	if (!p)
-		wb_fail(c, "the grader ran out of host memory for its "
-			   "reference");
-	return p;
-}
-
 /* ---- neighbors ---- */
 
 enum { N_OUT };
@@ -220,7 +201,7 @@ static int seg_setup(struct wb_ctx *c, size_t out_elems)
 
 	/* Signed values: a dropped or repeated element moves a segment's sum
 	 * by about 0.5, far outside the tolerance. */
-	fill_uniform(c, in, n, -1.0, 1.0);
+	wb_rng_fill_uniform(&c->rng, in, n, -1.0, 1.0);
 	wb_output(c, "out", out_elems * sizeof(float));
 	return 0;
 }
@@ -258,7 +239,7 @@ static void segment_sum_check(struct wb_ctx *c)
 {
 	const float *in = c->buf[S_IN].host, *out = c->buf[S_OUT].host;
 	size_t n = c->size->n[0], m = n_segments(n);
-	double *want = ref_scratch(c, CHECK_CHUNK);
+	double *want = wb_ref_scratch(c, CHECK_CHUNK);
 
 	for (size_t s0 = 0; want && s0 < m && !c->failed; s0 += CHECK_CHUNK) {
 		size_t k = m - s0 < CHECK_CHUNK ? m - s0 : CHECK_CHUNK;
@@ -311,7 +292,7 @@ static void segment_scan_check(struct wb_ctx *c)
 {
 	const float *in = c->buf[S_IN].host, *out = c->buf[S_OUT].host;
 	size_t n = c->size->n[0];
-	double *want = ref_scratch(c, CHECK_CHUNK);
+	double *want = wb_ref_scratch(c, CHECK_CHUNK);
 
 	for (size_t i0 = 0; want && i0 < n && !c->failed; i0 += CHECK_CHUNK) {
 		size_t k = n - i0 < CHECK_CHUNK ? n - i0 : CHECK_CHUNK;

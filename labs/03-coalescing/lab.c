@@ -64,13 +64,6 @@ static void cpu_mean_chunk(const float *in, size_t k, size_t lm, size_t j0,
 
 /* ---- shared by the exercises ---- */
 
-static void fill_uniform(struct wb_ctx *c, float *x, size_t n, double lo,
-			 double hi)
-{
-	for (size_t i = 0; i < n; i++)
-		x[i] = (float)wb_rng_range(&c->rng, lo, hi);
-}
-
 /* Uniform random bytes, eight from each draw. */
 static void fill_bytes(struct wb_ctx *c, unsigned char *b, size_t n)
 {
@@ -86,17 +79,6 @@ static void fill_bytes(struct wb_ctx *c, unsigned char *b, size_t n)
 
 		memcpy(b + i, &v, n - i);
 	}
-}
-
-/* Scratch for a reference chunk; NULL (and a failure) if none. */
-static double *ref_scratch(struct wb_ctx *c, size_t n)
-{
-	double *p = malloc(n * sizeof(double));
-
-	if (!p)
-		wb_fail(c, "the grader ran out of host memory for its "
-			   "reference");
-	return p;
 }
 
 /* A float that still holds the poison (all bytes 0xff): never written. */
@@ -120,8 +102,8 @@ static int matvec_setup(struct wb_ctx *c)
 
 	/* Signed entries: y[r] is a sum that mostly cancels, small next to
 	 * sum |a x|, so a dropped or repeated term stands out (MV_RTOL). */
-	fill_uniform(c, a, m * n, -1.0, 1.0);
-	fill_uniform(c, x, n, -1.0, 1.0);
+	wb_rng_fill_uniform(&c->rng, a, m * n, -1.0, 1.0);
+	wb_rng_fill_uniform(&c->rng, x, n, -1.0, 1.0);
 	wb_output(c, "y", m * sizeof(float));
 	return 0;
 }
@@ -203,7 +185,7 @@ static int mean_setup(struct wb_ctx *c)
 
 	/* Signed values: each mean is small next to the terms, so a term
 	 * dropped, repeated or taken from the wrong slice shows. */
-	fill_uniform(c, in, k * l * m, -1.0, 1.0);
+	wb_rng_fill_uniform(&c->rng, in, k * l * m, -1.0, 1.0);
 	wb_output(c, "out", l * m * sizeof(float));
 	return 0;
 }
@@ -237,7 +219,7 @@ static void mean_check(struct wb_ctx *c)
 	const float *in = c->buf[MD_IN].host, *out = c->buf[MD_OUT].host;
 	size_t k = c->size->n[0], l = c->size->n[1], m = c->size->n[2];
 	size_t lm = l * m;
-	double *want = ref_scratch(c, lm < CHECK_CHUNK ? lm : CHECK_CHUNK);
+	double *want = wb_ref_scratch(c, lm < CHECK_CHUNK ? lm : CHECK_CHUNK);
 
 	for (size_t j0 = 0; want && j0 < lm && !c->failed; j0 += CHECK_CHUNK) {
 		size_t len = lm - j0 < CHECK_CHUNK ? lm - j0 : CHECK_CHUNK;

@@ -70,24 +70,6 @@ static void cpu_matmul_col(const float *a, const float *b, size_t m,
 
 /* ---- shared by the exercises ---- */
 
-static void fill_uniform(struct wb_ctx *c, float *x, size_t n, double lo,
-			 double hi)
-{
-	for (size_t i = 0; i < n; i++)
-		x[i] = (float)wb_rng_range(&c->rng, lo, hi);
-}
-
-/* Scratch for a reference row or column; NULL (and a failure) if none. */
-static double *ref_scratch(struct wb_ctx *c, size_t n)
-{
-	double *p = malloc(n * sizeof(double));
-
-	if (!p)
-		wb_fail(c, "the grader ran out of host memory for its "
-			   "reference");
-	return p;
-}
-
 /*
  * A tally of element checks on a matrix, for the checks that compare
  * elements one at a time with a tolerance of their own (matmul) or bit for
@@ -158,7 +140,7 @@ static int transpose_setup(struct wb_ctx *c)
 
 	/* Random values: an element moved to the wrong place is caught,
 	 * and so is one rounded or summed on the way. */
-	fill_uniform(c, a, rows * cols, -1.0, 1.0);
+	wb_rng_fill_uniform(&c->rng, a, rows * cols, -1.0, 1.0);
 	wb_output(c, "b", rows * cols * sizeof(float));
 	return 0;
 }
@@ -229,8 +211,8 @@ static int matmul_setup(struct wb_ctx *c)
 
 	/* Signed values: the terms of a dot product cancel, so a term
 	 * dropped or counted twice stands out against the tolerance. */
-	fill_uniform(c, a, m * k, -1.0, 1.0);
-	fill_uniform(c, b, k * n, -1.0, 1.0);
+	wb_rng_fill_uniform(&c->rng, a, m * k, -1.0, 1.0);
+	wb_rng_fill_uniform(&c->rng, b, k * n, -1.0, 1.0);
 	wb_output(c, "c", m * n * sizeof(float));
 	return 0;
 }
@@ -319,7 +301,7 @@ static void mm_check_host(struct wb_ctx *c, struct tally *t)
 	const float *a = c->buf[M_A].host, *b = c->buf[M_B].host;
 	const float *got = c->buf[M_C].host;
 	size_t k = c->size->n[1], n = c->size->n[2];
-	double *want = ref_scratch(c, 2 * n), *mag = want + n;
+	double *want = wb_ref_scratch(c, 2 * n), *mag = want + n;
 
 	if (!want)
 		return;
@@ -473,7 +455,7 @@ static int mm_check_gpu(struct wb_ctx *c, struct tally *t)
 	double *scratch, *want;
 	int st = -1;
 
-	scratch = ref_scratch(c, 2 * MM_REF_LINES * (m + n) + k +
+	scratch = wb_ref_scratch(c, 2 * MM_REF_LINES * (m + n) + k +
 				 MM_REF_SLAB_BYTES / sizeof(double));
 	if (!scratch)
 		return -1;

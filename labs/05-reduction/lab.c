@@ -54,13 +54,6 @@ static int64_t cpu_argmax(const float *x, size_t n)
 
 enum { IN, OUT };
 
-static void fill_uniform(struct wb_ctx *c, float *x, size_t n, double lo,
-			 double hi)
-{
-	for (size_t i = 0; i < n; i++)
-		x[i] = (float)wb_rng_range(&c->rng, lo, hi);
-}
-
 /* ---- sum ---- */
 
 /*
@@ -120,7 +113,7 @@ static int sum_setup(struct wb_ctx *c)
 	if (exact_size(c))
 		fill_exact(c, in, n);
 	else
-		fill_uniform(c, in, n, -1.0, 1.0);
+		wb_rng_fill_uniform(&c->rng, in, n, -1.0, 1.0);
 	wb_output(c, "out", sizeof(float));
 	return 0;
 }
@@ -235,7 +228,8 @@ static int argmax_setup(struct wb_ctx *c)
 
 	/* Odd sizes are all negative: a running maximum that starts at 0
 	 * instead of the first element (or -inf) returns a wrong index. */
-	fill_uniform(c, in, n, negative ? -2.0 : -1.0, negative ? -1.0 : 1.0);
+	wb_rng_fill_uniform(&c->rng, in, n, negative ? -2.0 : -1.0,
+			    negative ? -1.0 : 1.0);
 	/* Even sizes from ARGMAX_SPREAD_N on (2^22 + 6 and the benchmark)
 	 * get ties across blocks; the others keep the first, last or close
 	 * ties, so that the tails of the large odd sizes stay tested. */

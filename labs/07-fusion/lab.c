@@ -60,24 +60,6 @@ static void cpu_softmax_row(const float *x, double *want, size_t cols)
 
 /* ---- shared by the exercises ---- */
 
-static void fill_uniform(struct wb_ctx *c, float *x, size_t n, double lo,
-			 double hi)
-{
-	for (size_t i = 0; i < n; i++)
-		x[i] = (float)wb_rng_range(&c->rng, lo, hi);
-}
-
-/* Scratch for a reference row or chunk; NULL (and a failure) if none. */
-static double *ref_scratch(struct wb_ctx *c, size_t n)
-{
-	double *p = malloc(n * sizeof(double));
-
-	if (!p)
-		wb_fail(c, "the grader ran out of host memory for its "
-			   "reference");
-	return p;
-}
-
 /* After a failed row: say which, since the indices reported are in it. */
 static void note_row(struct wb_ctx *c, size_t r, size_t rows)
 {
@@ -96,7 +78,7 @@ static int gelu_setup(struct wb_ctx *c)
 
 	/* [-6, 6] spans GeLU's three regimes: y ~ 0 for x << 0 (where
 	 * 1 + tanh cancels), the curved middle, and y ~ x for x >> 0. */
-	fill_uniform(c, x, n, -6.0, 6.0);
+	wb_rng_fill_uniform(&c->rng, x, n, -6.0, 6.0);
 	wb_output(c, "y", n * sizeof(float));
 	return 0;
 }
@@ -132,7 +114,7 @@ static void gelu_check(struct wb_ctx *c)
 {
 	const float *x = c->buf[G_X].host, *y = c->buf[G_Y].host;
 	size_t n = c->size->n[0];
-	double *want = ref_scratch(c, CHECK_CHUNK);
+	double *want = wb_ref_scratch(c, CHECK_CHUNK);
 
 	for (size_t i0 = 0; want && i0 < n && !c->failed; i0 += CHECK_CHUNK) {
 		size_t m = n - i0 < CHECK_CHUNK ? n - i0 : CHECK_CHUNK;
@@ -166,8 +148,8 @@ static int bias_gelu_setup(struct wb_ctx *c)
 
 	/* x as for gelu; a bias of either sign shifts every column
 	 * differently, so a bias indexed by row or by flat index fails. */
-	fill_uniform(c, x, rows * cols, -6.0, 6.0);
-	fill_uniform(c, b, cols, -1.0, 1.0);
+	wb_rng_fill_uniform(&c->rng, x, rows * cols, -6.0, 6.0);
+	wb_rng_fill_uniform(&c->rng, b, cols, -1.0, 1.0);
 	wb_output(c, "y", rows * cols * sizeof(float));
 	return 0;
 }
@@ -194,7 +176,7 @@ static void bias_gelu_check(struct wb_ctx *c)
 	const float *x = c->buf[B_X].host, *b = c->buf[B_B].host;
 	const float *y = c->buf[B_Y].host;
 	size_t rows = c->size->n[0], cols = c->size->n[1];
-	double *want = ref_scratch(c, cols);
+	double *want = wb_ref_scratch(c, cols);
 
 	for (size_t r = 0; want && r < rows && !c->failed; r++) {
 		for (size_t i = 0; i < cols; i++)
@@ -279,11 +261,11 @@ static int add_rmsnorm_setup(struct wb_ctx *c)
 				 WB_FRESH_F32);
 	float *w = wb_input_as(c, "w", h * sizeof(float), WB_FRESH_F32);
 
-	fill_uniform(c, x, rows * h, -1.0, 1.0);
-	fill_uniform(c, res, rows * h, -1.0, 1.0);
+	wb_rng_fill_uniform(&c->rng, x, rows * h, -1.0, 1.0);
+	wb_rng_fill_uniform(&c->rng, res, rows * h, -1.0, 1.0);
 	/* Positive weights near 1, different per column: a w indexed by
 	 * row or by flat index fails. */
-	fill_uniform(c, w, h, 0.5, 1.5);
+	wb_rng_fill_uniform(&c->rng, w, h, 0.5, 1.5);
 	ar_plant_special_rows(c, x, res, rows, h);
 	wb_output(c, "y", rows * h * sizeof(float));
 	return 0;
@@ -328,7 +310,7 @@ static void add_rmsnorm_check(struct wb_ctx *c)
 	const float *res0 = c->buf[A_RES].init, *res = c->buf[A_RES].host;
 	const float *y = c->buf[A_Y].host;
 	size_t rows = c->size->n[0], h = c->size->n[1];
-	double *hr = ref_scratch(c, 2 * h), *want = hr ? hr + h : NULL;
+	double *hr = wb_ref_scratch(c, 2 * h), *want = hr ? hr + h : NULL;
 
 	for (size_t r = 0; hr && r < rows && !c->failed; r++) {
 		size_t off = r * h;
@@ -390,10 +372,10 @@ static void softmax_row_kind(struct wb_ctx *c, float *x, size_t cols,
 			     size_t kind)
 {
 	if (kind == 0) {
-		fill_uniform(c, x, cols, -100.0, 100.0);
+		wb_rng_fill_uniform(&c->rng, x, cols, -100.0, 100.0);
 		return;
 	}
-	fill_uniform(c, x, cols, SM_FLOOR_LO, SM_FLOOR_HI);
+	wb_rng_fill_uniform(&c->rng, x, cols, SM_FLOOR_LO, SM_FLOOR_HI);
 	if (kind == 1)
 		x[cols - 1] = (float)wb_rng_range(&c->rng, SM_SPIKE_LO,
 						  SM_SPIKE_HI);
@@ -447,7 +429,7 @@ static void softmax_check(struct wb_ctx *c)
 {
 	const float *x = c->buf[S_X].host, *y = c->buf[S_Y].host;
 	size_t rows = c->size->n[0], cols = c->size->n[1];
-	double *want = ref_scratch(c, cols);
+	double *want = wb_ref_scratch(c, cols);
 
 	for (size_t r = 0; want && r < rows && !c->failed; r++) {
 		cpu_softmax_row(x + r * cols, want, cols);

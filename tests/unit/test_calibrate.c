@@ -16,6 +16,7 @@
 #include "course.h"
 #include "grade.h"
 #include "report.h"
+#include "score.h"
 
 #define MAX_EX 64
 #define OLD_RECORDING "tests/calibrate/h100-lab05-all.tsv"

@@ -477,6 +477,64 @@ static void rng_range_in_range(void **state)
 	assert_true(lo < -2.9 && hi > 4.9); /* covers the interval */
 }
 
+/* wb_rng_fill_uniform() is the loop five labs had: the same floats, and
+ * the generator left where the loop left it, so a seed still makes the
+ * inputs it made before. */
+static void rng_fill_uniform_is_the_labs_loop(void **state)
+{
+	static float got[1000], want[1000];
+	struct wb_rng a, b;
+
+	(void)state;
+	wb_rng_seed(&a, 42);
+	wb_rng_seed(&b, 42);
+	wb_rng_fill_uniform(&a, got, 1000, -6.0, 6.0);
+	for (size_t i = 0; i < 1000; i++)
+		want[i] = (float)wb_rng_range(&b, -6.0, 6.0);
+	assert_memory_equal(got, want, sizeof(got));
+	assert_int_equal(wb_rng_u64(&a), wb_rng_u64(&b));
+	for (size_t i = 0; i < 1000; i++)
+		assert_true(got[i] >= -6.0f && got[i] <= 6.0f);
+}
+
+/* The first inputs of reduction/sum at n=33 under --seed 1, as the runner
+ * seeds them (buffers.c: wb_ctx_init()): a printed seed keeps its inputs. */
+static void rng_fill_uniform_known_answer(void **state)
+{
+	static const uint32_t bits[4] = {
+		0x3f47057fu, /* 0.777427614 */
+		0xbf2d6c4fu, /* -0.677433908 */
+		0xbf45e8aau, /* -0.773081422 */
+		0xbd94e413u, /* -0.072700642 */
+	};
+	struct wb_rng r;
+	float x[4];
+
+	(void)state;
+	wb_rng_seed(&r, wb_seed_mix(wb_seed_mix(1, "sum"), "n=33"));
+	wb_rng_fill_uniform(&r, x, 4, -1.0, 1.0);
+	for (int i = 0; i < 4; i++) {
+		uint32_t u;
+
+		memcpy(&u, &x[i], sizeof(u));
+		assert_int_equal(u, bits[i]);
+	}
+}
+
+/* Nothing to fill: nothing written, nothing drawn. */
+static void rng_fill_uniform_empty(void **state)
+{
+	struct wb_rng a, b;
+	float x = 7.0f;
+
+	(void)state;
+	wb_rng_seed(&a, 3);
+	wb_rng_seed(&b, 3);
+	wb_rng_fill_uniform(&a, &x, 0, -1.0, 1.0);
+	assert_true(x == 7.0f);
+	assert_int_equal(wb_rng_u64(&a), wb_rng_u64(&b));
+}
+
 /* What wb_rng_stripes() called: rows and kinds, in order. */
 struct stripes_seen {
 	size_t n, row[64], kind[64];
@@ -570,6 +628,9 @@ int main(void)
 		cmocka_unit_test(rng_below_unbiased_for_large_n),
 		cmocka_unit_test(rng_unit_in_range),
 		cmocka_unit_test(rng_range_in_range),
+		cmocka_unit_test(rng_fill_uniform_is_the_labs_loop),
+		cmocka_unit_test(rng_fill_uniform_known_answer),
+		cmocka_unit_test(rng_fill_uniform_empty),
 		cmocka_unit_test(row_atol_scales_with_the_row),
 		cmocka_unit_test(rng_stripes_one_row_per_stripe),
 		cmocka_unit_test(seed_mix_differs_per_name),

@@ -14,6 +14,7 @@
 
 #include "course.h"
 #include "grade.h"
+#include "record.h"
 #include "report.h"
 
 static struct course course;

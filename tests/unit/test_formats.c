@@ -16,7 +16,9 @@
 
 #include "formats.h"
 #include "grade.h"
+#include "record.h"
 #include "report.h"
+#include "score.h"
 
 #include <jansson.h>
 
@@ -350,6 +352,95 @@ static void writes_fixture_files_when_asked(void **state)
 						"junit.xml"), &fx->run), 0);
 }
 
+/* The table: every row whole, no option or variable twice. */
+static void table_rows_are_whole_and_distinct(void **state)
+{
+	(void)state;
+	assert_true(report_nformats > 0 && report_nformats <= REPORT_MAX_FORMATS);
+	for (int i = 0; i < report_nformats; i++) {
+		const struct report_format *f = &report_formats[i];
+
+		assert_non_null(f->name);
+		assert_non_null(f->what);
+		assert_non_null(f->write);
+		assert_true(!strncmp(f->option, "--", 2));
+		assert_true(*f->var);
+		for (int k = 0; k < i; k++) {
+			assert_string_not_equal(f->option, report_formats[k].option);
+			assert_string_not_equal(f->var, report_formats[k].var);
+		}
+	}
+}
+
+/* The options the Makefile passes reach the writers the tests above check. */
+static void table_options_name_their_writers(void **state)
+{
+	static const struct {
+		const char *option;
+		int (*write)(const char *, const struct g_run *);
+	} want[] = {
+		{ "--json", report_json }, { "--tsv", report_tsv },
+		{ "--classroom", report_classroom }, { "--junit", report_junit },
+	};
+	struct report_outputs o;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		int found = 0;
+
+		memset(&o, 0, sizeof(o));
+		assert_int_equal(report_outputs_set(&o, want[k].option, "x"), 1);
+		for (int i = 0; i < report_nformats; i++)
+			if (o.path[i]) {
+				assert_ptr_equal(report_formats[i].write,
+						 want[k].write);
+				found++;
+			}
+		assert_int_equal(found, 1);
+	}
+	assert_int_equal(report_outputs_set(&o, "--course", "x"), 0);
+}
+
+/* Every file asked for is written and listed; "" asks for none. */
+static void outputs_write_what_was_asked(void **state)
+{
+	struct fixture *fx = *state;
+	char paths[4][600], *said = NULL;
+	static const char *const opt[] = { "--json", "--tsv", "--classroom",
+					   "--junit" };
+	static const char *const name[] = { "r.json", "r.tsv", "c.json",
+					    "j.xml" };
+	struct report_outputs o;
+	struct stat st;
+	size_t len = 0;
+	FILE *say = open_memstream(&said, &len);
+
+	assert_non_null(say);
+	memset(&o, 0, sizeof(o));
+	for (int i = 0; i < 4; i++)
+		report_outputs_set(&o, opt[i], unit_path(paths[i], sizeof(paths[i]),
+							 fx->dir, name[i]));
+	report_outputs_set(&o, "--tsv", "");
+	assert_int_equal(report_outputs_write(&o, &fx->run, say), 0);
+	fclose(say);
+	assert_true(!strncmp(said, "results: ", 9));
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(stat(paths[i], &st) == 0, i != 1);
+		if (i != 1)
+			assert_contains(said, paths[i]);
+	}
+	assert_null(strstr(said, paths[1]));
+	for (const char *l = said; *l;) {
+		size_t n = strcspn(l, "\n");
+
+		assert_true(n <= 80); /* wrapped */
+		l += n + (l[n] == '\n');
+	}
+	report_outputs_remove(&o);
+	assert_int_equal(unit_dir_entries(fx->dir), 0);
+	free(said);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -364,6 +455,9 @@ int main(void)
 		T(empty_run_is_still_valid),
 		T(unwritable_path_leaves_nothing),
 		T(writes_fixture_files_when_asked),
+		T(table_rows_are_whole_and_distinct),
+		T(table_options_name_their_writers),
+		T(outputs_write_what_was_asked),
 	};
 
 	return cmocka_run_group_tests_name("formats", tests, NULL, NULL);

@@ -3,10 +3,12 @@
  * test_gpustate.c - grader/gpustate.c without a GPU: NVML absent gives one
  * plain line and no failure; the peaks from NVML's figures; how a snapshot
  * reads; which conditions warn; the per-GPU lock keeps a second grader
- * out and says who holds it.
+ * out and says who holds it, and make batch's side of it (gpulock.h) is
+ * the same lock.
  */
 #include "unit.h"
 
+#include "gpulock.h"
 #include "gpustate.h"
 
 static void nvml_absent(void **state)
@@ -136,6 +138,39 @@ static void lock_keeps_a_second_grader_out(void **state)
 	unit_rmdir(dir);
 }
 
+/* make batch's side of the lock (gpulock.h): the path it computes for a
+ * GPU is the grader's, and a lock either takes keeps the other out. */
+static void batch_and_grader_share_the_lock(void **state)
+{
+	struct gpu_state g;
+	char *dir = unit_tmpdir(), path[512];
+	int fd;
+
+	(void)state;
+	assert_non_null(dir);
+	gpu_lock_path(path, sizeof(path), dir, "MIG-7/x,GPU-2");
+	assert_contains(path, "/cuda-workbook-gpu-MIG-7_x.lock");
+	gpu_lock_path(path, sizeof(path), "", "cuda1");
+	assert_string_equal(path, "/tmp/cuda-workbook-gpu-cuda1.lock");
+	memset(&g, 0, sizeof(g));
+	g.lock_fd = -1;
+	snprintf(g.uuid, sizeof(g.uuid), "GPU-9");
+	gpu_lock_path(path, sizeof(path), dir, g.uuid);
+	fd = gpu_lock_open(path);
+	assert_true(fd >= 0);
+	assert_int_equal(gpu_lock_try(fd), 0);
+	gpu_lock_note_pid(fd);
+	assert_int_equal(gpu_lock(&g, dir, NULL, 0), 1);
+	assert_string_equal(g.lock_path, path);
+	close(fd);
+	assert_int_equal(gpu_lock(&g, dir, NULL, 0), 0);
+	fd = gpu_lock_open(path);
+	assert_int_equal(gpu_lock_try(fd), -1);
+	close(fd);
+	gpu_close(&g);
+	unit_rmdir(dir);
+}
+
 static void lock_without_a_folder(void **state)
 {
 	struct gpu_state g;
@@ -155,6 +190,7 @@ int main(void)
 		cmocka_unit_test(describe),
 		cmocka_unit_test(warnings),
 		cmocka_unit_test(lock_keeps_a_second_grader_out),
+		cmocka_unit_test(batch_and_grader_share_the_lock),
 		cmocka_unit_test(lock_without_a_folder),
 	};
 

@@ -8,6 +8,7 @@
 #include "unit.h"
 
 #include "plausible.h"
+#include "score.h"
 
 static struct g_spec sum_spec(void)
 {

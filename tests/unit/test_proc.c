@@ -23,6 +23,7 @@
 
 #include "grade.h"
 #include "proc.h"
+#include "record.h"
 
 static const char *fake;
 

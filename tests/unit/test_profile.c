@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_profile.c - grader/profile.c and grader/ncu.c: reading Nsight
- * Compute's raw CSV (quotes, commas in names and numbers, the units row,
- * "n/a", several kernels, the program's output mixed in), its refusals
- * (counters not permitted, unknown metrics), combining a call's kernels,
- * and the hints, each only from a measured number.
+ * test_profile.c - the profiler's files (grader/profile.h lists them):
+ * reading Nsight Compute's raw CSV (quotes, commas in names and numbers,
+ * the units row, "n/a", several kernels, the program's output mixed in),
+ * its refusals (counters not permitted, unknown metrics), combining a
+ * call's kernels, and the hints, each only from a measured number.
  *
  * The recordings are under tests/profile/: NAME.csv (ncu's log) and
  * NAME.result (the runner's record) from tests/gpu/record-ncu.sh, recorded
@@ -18,7 +18,11 @@
  */
 #include "unit.h"
 
-#include "profile.h"
+#include "metrics.h"
+#include "ncu.h"
+#include "ncu_csv.h"
+#include "profile_derive.h"
+#include "profile_render.h"
 
 #define DIR "tests/profile/"
 
@@ -62,7 +66,7 @@ static enum prof_status load(const char *name, struct prof_run *r)
 
 	if (!csv || !rec)
 		fail_msg("no recording %s under " DIR, name);
-	st = prof_read(csv, rec, r);
+	st = ncsv_read(csv, rec, r);
 	free(csv);
 	free(rec);
 	return st;
@@ -121,7 +125,7 @@ static void csv_kernels_names_units(void **state)
 	struct prof_run *r = &run_a;
 
 	(void)state;
-	assert_int_equal(prof_parse(two_kernels, r), PROF_OK);
+	assert_int_equal(ncsv_parse(two_kernels, r), PROF_OK);
 	assert_int_equal(r->nk, 2);
 	/* The function's name, without its parameter list. */
 	assert_string_equal(r->k[0].name, "k1");
@@ -153,7 +157,7 @@ static void csv_base_units(void **state)
 	struct prof_run *r = &run_a;
 
 	(void)state;
-	assert_int_equal(prof_parse(text, r), PROF_OK);
+	assert_int_equal(ncsv_parse(text, r), PROF_OK);
 	assert_near(r->k[0].m[M_DRAM_WR], 1048576, 0);
 	assert_near(r->k[0].m[M_TIME_NS], 77532, 0);
 	assert_near(r->k[1].m[M_DRAM_WR], 2500, 0);
@@ -202,7 +206,7 @@ static void csv_hundreds_of_columns(void **state)
 	    ",\"0.06\"\n");
 #undef ADD
 	assert_true(len < cap);
-	assert_int_equal(prof_parse(text, r), PROF_OK);
+	assert_int_equal(ncsv_parse(text, r), PROF_OK);
 	assert_int_equal(r->nk, 1);
 	assert_string_equal(r->k[0].name, "naive_matvec_kernel");
 	assert_int_equal(r->k[0].grid, 64);
@@ -218,16 +222,16 @@ static void no_kernels_and_garbage(void **state)
 	struct prof_run *r = &run_a;
 
 	(void)state;
-	assert_int_equal(prof_parse("", r), PROF_NO_KERNELS);
-	assert_int_equal(prof_parse(NULL, r), PROF_NO_KERNELS);
-	assert_int_equal(prof_parse("==PROF== Connected to process 1 (x)\n"
+	assert_int_equal(ncsv_parse("", r), PROF_NO_KERNELS);
+	assert_int_equal(ncsv_parse(NULL, r), PROF_NO_KERNELS);
+	assert_int_equal(ncsv_parse("==PROF== Connected to process 1 (x)\n"
 				    "==WARNING== No kernels were profiled.\n",
 				    r), PROF_NO_KERNELS);
 	assert_contains(r->why, "no kernel was profiled");
 	/* A data row before any header is not a kernel. */
-	assert_int_equal(prof_parse("\"0\",\"k\",\"1\"\n", r), PROF_NO_KERNELS);
+	assert_int_equal(ncsv_parse("\"0\",\"k\",\"1\"\n", r), PROF_NO_KERNELS);
 	/* Another error of ncu's: its words, one line. */
-	assert_int_equal(prof_parse("==ERROR== Profiling is not supported on "
+	assert_int_equal(ncsv_parse("==ERROR== Profiling is not supported on "
 				    "this device\n", r), PROF_ERROR);
 	assert_string_equal(r->why, "ncu: Profiling is not supported on this "
 				    "device");
@@ -244,7 +248,7 @@ static void too_many_kernels_are_counted(void **state)
 	for (int i = 0; i < PROF_MAX_KERNELS + 3; i++)
 		len += snprintf(text + len, sizeof(text) - len,
 				"\"%d\",\"k%d\",\"10\"\n", i, i);
-	assert_int_equal(prof_parse(text, r), PROF_OK);
+	assert_int_equal(ncsv_parse(text, r), PROF_OK);
 	assert_int_equal(r->nk, PROF_MAX_KERNELS);
 	assert_int_equal(r->dropped_kernels, 3);
 }
@@ -270,7 +274,7 @@ static void unknown_metrics_are_named(void **state)
 	struct prof_run *r = &run_a;
 
 	(void)state;
-	assert_int_equal(prof_parse("==PROF== Connected to process 9 (x)\n"
+	assert_int_equal(ncsv_parse("==PROF== Connected to process 9 (x)\n"
 		"==ERROR== Failed to find metric regex:^lts__t_sectors_srcunit"
 		"_tex_op_write\\.sum$\n"
 		"==ERROR== Failed to find metric dram__bytes_read.sum\n"
@@ -292,26 +296,26 @@ static void record_decides_a_run_that_did_not_run(void **state)
 		"an illegal memory access\nverdict CRASH\nend\n";
 
 	(void)state;
-	assert_int_equal(prof_read("==WARNING== No kernels were profiled.\n",
+	assert_int_equal(ncsv_read("==WARNING== No kernels were profiled.\n",
 				   todo, r), PROF_RUN_FAILED);
 	assert_contains(r->why, "not implemented");
 	assert_int_equal(r->groups, 2);
 	assert_near(r->min_bytes, 8, 0);
 	assert_string_equal(r->shape, "n=64M");
-	assert_int_equal(prof_read("", crash, r), PROF_RUN_FAILED);
+	assert_int_equal(ncsv_read("", crash, r), PROF_RUN_FAILED);
 	assert_contains(r->why, "CRASH");
 	assert_contains(r->why, "illegal memory access");
 	/* A record cut short: the run ended before the profiled call... */
-	assert_int_equal(prof_read("", "seed 1\nshape n=1\n", r),
+	assert_int_equal(ncsv_read("", "seed 1\nshape n=1\n", r),
 			 PROF_RUN_FAILED);
 	assert_contains(r->why, "ended before");
 	/* ...unless ncu said why: its words explain more. */
-	assert_int_equal(prof_read("==ERROR== Profiling is not supported on "
+	assert_int_equal(ncsv_read("==ERROR== Profiling is not supported on "
 				   "this device\n", "seed 1\n", r), PROF_ERROR);
 	/* Refused counters and unknown metrics are ncu's, whatever ran. */
-	assert_int_equal(prof_read("==ERROR== ERR_NVGPUCTRPERM - no\n", "",
+	assert_int_equal(ncsv_read("==ERROR== ERR_NVGPUCTRPERM - no\n", "",
 				   r), PROF_NO_PERMISSION);
-	assert_int_equal(prof_read("==ERROR== Failed to find metric x.sum\n",
+	assert_int_equal(ncsv_read("==ERROR== Failed to find metric x.sum\n",
 				   "seed 1\n", r), PROF_BAD_METRICS);
 }
 
@@ -350,7 +354,7 @@ static void recordings_have_every_metric(void **state)
 			for (int m = 0; m < PROF_NMETRICS; m++)
 				if (isnan(r->k[k].m[m]))
 					fail_msg("%s: kernel %s has no %s", names[i],
-						 r->k[k].name, prof_metric_name(m));
+						 r->k[k].name, metric_name(m));
 		}
 	}
 }
@@ -406,7 +410,7 @@ static void small_kernel_gets_no_hint(void **state)
 	int n, said = 0;
 
 	(void)state;
-	assert_int_equal(prof_parse(text, r), PROF_OK);
+	assert_int_equal(ncsv_parse(text, r), PROF_OK);
 	prof_view_kernel(r, 0, &big);
 	prof_view_kernel(r, 1, &tiny);
 	prof_view_all(r, "naive", &all);
@@ -419,7 +423,7 @@ static void small_kernel_gets_no_hint(void **state)
 	v[0] = big;
 	v[1] = tiny;
 	v[2] = all;
-	n = prof_table(v, 3, 2, WB_PROF_OCCUPANCY, lines, PROF_MAX_LINES);
+	n = render_table(v, 3, 2, WB_PROF_OCCUPANCY, lines, PROF_MAX_LINES);
 	for (int i = 0; i < n; i++)
 		said |= strstr(lines[i], "hints for key_to_index: none, it takes "
 				"0%") != NULL;
@@ -554,7 +558,7 @@ static void recorded_tables(void **state)
 		prof_view_all(&naive_run, "naive", &v[0]);
 		prof_view_all(&sol_run, "solution", &v[1]);
 		v[0].copy_gbps = v[1].copy_gbps = 2728; /* as measured then */
-		n = prof_table(v, 2, 0, groups, lines, PROF_MAX_LINES);
+		n = render_table(v, 2, 0, groups, lines, PROF_MAX_LINES);
 		if (show && *show == '1') {
 			printf("%s (groups %#x):\n", pairs[p].name, groups);
 			for (int i = 0; i < n; i++)
@@ -586,7 +590,7 @@ static void recorded_tables(void **state)
  * Labs 01-04 as make profile shows them (the recorded groups are what each
  * lab declares): the naive gets the hints of its lab's lesson, the
  * solution none. These recordings set the thresholds that separate them
- * (grader/profile.c says which number decided which).
+ * (grader/profile_derive.c says which number decided which).
  */
 static void lab_lessons(void **state)
 {
@@ -674,7 +678,7 @@ static void nothing_measured_no_hint(void **state)
 	(void)state;
 	blank(&v);
 	assert_int_equal(count_hints(&v, ~0u), 0);
-	n = prof_table(&v, 1, 0, ~0u, lines, PROF_MAX_LINES);
+	n = render_table(&v, 1, 0, ~0u, lines, PROF_MAX_LINES);
 	/* The heading and "no hint", no row without a value. */
 	assert_int_equal(n, 2);
 	assert_contains(lines[0], "metric");
@@ -976,11 +980,11 @@ static void stall_shares(void **state)
 		v.m[M_STALL_FIRST + i] = 1;
 	v.m[M_STALL_FIRST + 5] = 76;  /* lg_throttle, as in the seed */
 	v.m[M_STALL_FIRST + 0] = 29;  /* barrier: just under 30% */
-	assert_string_equal(prof_stall_names[5], "lg_throttle");
+	assert_string_equal(metric_stall_names[5], "lg_throttle");
 	assert_true(has_hint(&v, WB_PROF_STALLS, H_LG_THROTTLE, NULL, 0));
 	assert_false(has_hint(&v, WB_PROF_STALLS, H_BARRIER, NULL, 0));
 	/* The table shows the three largest, largest first. */
-	n = prof_table(&v, 1, 0, WB_PROF_STALLS, lines, PROF_MAX_LINES);
+	n = render_table(&v, 1, 0, WB_PROF_STALLS, lines, PROF_MAX_LINES);
 	for (int i = 0; i < n; i++) {
 		if (strstr(lines[i], "stall: lg_throttle"))
 			assert_int_equal(seen++, 0);
@@ -1006,7 +1010,7 @@ static void table_columns_and_rows(void **state)
 	groups = MATVEC_GROUPS;
 	view_of("matvec-solution", "solution", &v[2]);
 	view_of("matvec-solution", "yours", &v[0]);
-	n = prof_table(v, 3, 0, groups, lines, PROF_MAX_LINES);
+	n = render_table(v, 3, 0, groups, lines, PROF_MAX_LINES);
 	assert_true(n > 5);
 	assert_contains(lines[0], "yours");
 	assert_contains(lines[0], "naive");
@@ -1023,7 +1027,7 @@ static void table_columns_and_rows(void **state)
 	assert_true(hints_naive > row);
 	assert_contains(lines[hints_naive + 1], "coalescing");
 	/* A group not shown has no row. */
-	n = prof_table(v, 3, 0, WB_PROF_STALLS, lines, PROF_MAX_LINES);
+	n = render_table(v, 3, 0, WB_PROF_STALLS, lines, PROF_MAX_LINES);
 	for (int i = 0; i < n; i++)
 		assert_null(strstr(lines[i], "sectors/request"));
 }
@@ -1033,9 +1037,9 @@ static void group_names(void **state)
 	char buf[128];
 
 	(void)state;
-	prof_group_names(WB_PROF_COALESCING | WB_PROF_STALLS, buf, sizeof(buf));
+	render_group_names(WB_PROF_COALESCING | WB_PROF_STALLS, buf, sizeof(buf));
 	assert_string_equal(buf, "coalescing stalls");
-	prof_group_names(0, buf, sizeof(buf));
+	render_group_names(0, buf, sizeof(buf));
 	assert_string_equal(buf, "");
 }
 
@@ -1085,16 +1089,16 @@ static int calls(const struct fake *f)
 
 static void missing_ncu_says_so(void **state)
 {
-	struct prof_ctx pc;
+	struct ncu_ctx pc;
 	struct prof_run *r = &run_b;
 
 	(void)state;
-	assert_int_equal(prof_init(&pc, "", 1, 0), -1);
+	assert_int_equal(ncu_init(&pc, "", 1, 0), -1);
 	assert_true(pc.disabled);
 	assert_contains(pc.why, "NCU=");
-	assert_int_equal(prof_init(&pc, "/nonexistent/ncu", 1, 0), -1);
+	assert_int_equal(ncu_init(&pc, "/nonexistent/ncu", 1, 0), -1);
 	assert_contains(pc.why, "/nonexistent/ncu");
-	assert_int_equal(prof_collect(&pc, "/x/sum", "sum", "student", r),
+	assert_int_equal(ncu_collect(&pc, "/x/sum", "sum", "student", r),
 			 PROF_NO_NCU);
 	assert_contains(r->why, "ncu");
 }
@@ -1102,12 +1106,12 @@ static void missing_ncu_says_so(void **state)
 static void fake_ok(void **state)
 {
 	struct fake *f = *state;
-	struct prof_ctx pc;
+	struct ncu_ctx pc;
 	struct prof_run *r = &run_b;
 
 	setenv("FAKE_NCU_MODE", "ok:sum-naive", 1);
-	assert_int_equal(prof_init(&pc, DIR "fake-ncu", 7, 3700), 0);
-	assert_int_equal(prof_collect(&pc, f->runner, "sum", "naive", r),
+	assert_int_equal(ncu_init(&pc, DIR "fake-ncu", 7, 3700), 0);
+	assert_int_equal(ncu_collect(&pc, f->runner, "sum", "naive", r),
 			 PROF_OK);
 	assert_int_equal(r->nk, 1);
 	assert_true(r->groups != 0);
@@ -1118,18 +1122,18 @@ static void fake_ok(void **state)
 static void fake_unknown_metric_is_dropped(void **state)
 {
 	struct fake *f = *state;
-	struct prof_ctx pc;
+	struct ncu_ctx pc;
 	struct prof_run *r = &run_b;
 
 	setenv("FAKE_NCU_MODE", "unknown:sum-solution", 1);
-	prof_init(&pc, DIR "fake-ncu", 7, 0);
-	assert_int_equal(prof_collect(&pc, f->runner, "sum", "student", r),
+	ncu_init(&pc, DIR "fake-ncu", 7, 0);
+	assert_int_equal(ncu_collect(&pc, f->runner, "sum", "student", r),
 			 PROF_OK);
 	assert_int_equal(calls(f), 2);
 	assert_int_equal(pc.ndropped, 1);
 	assert_string_equal(pc.dropped[0], "lts__t_sectors_srcunit_tex_op_write");
 	/* Remembered: the next run asks without it at once. */
-	assert_int_equal(prof_collect(&pc, f->runner, "sum", "student", r),
+	assert_int_equal(ncu_collect(&pc, f->runner, "sum", "student", r),
 			 PROF_OK);
 	assert_int_equal(calls(f), 3);
 }
@@ -1137,17 +1141,17 @@ static void fake_unknown_metric_is_dropped(void **state)
 static void fake_refused_once_for_all(void **state)
 {
 	struct fake *f = *state;
-	struct prof_ctx pc;
+	struct ncu_ctx pc;
 	struct prof_run *r = &run_b;
 
 	setenv("FAKE_NCU_MODE", "refused", 1);
-	prof_init(&pc, DIR "fake-ncu", 7, 0);
-	assert_int_equal(prof_collect(&pc, f->runner, "sum", "student", r),
+	ncu_init(&pc, DIR "fake-ncu", 7, 0);
+	assert_int_equal(ncu_collect(&pc, f->runner, "sum", "student", r),
 			 PROF_NO_PERMISSION);
 	assert_true(pc.disabled);
 	assert_contains(pc.why, "ERR_NVGPUCTRPERM");
 	/* Every later run would be refused too: not tried again. */
-	assert_int_equal(prof_collect(&pc, f->runner, "argmax", "student", r),
+	assert_int_equal(ncu_collect(&pc, f->runner, "argmax", "student", r),
 			 PROF_NO_NCU);
 	assert_int_equal(calls(f), 1);
 }
@@ -1155,15 +1159,15 @@ static void fake_refused_once_for_all(void **state)
 static void fake_attach_to_grade(void **state)
 {
 	struct fake *f = *state;
-	struct prof_ctx pc;
+	struct ncu_ctx pc;
 	struct g_spec s = { .lab = "05-reduction", .name = "sum", .speed = 1 };
 	static struct g_result res;
 	int table = 0;
 
 	setenv("FAKE_NCU_MODE", "ok:sum-naive", 1);
-	prof_init(&pc, DIR "fake-ncu", 7, 3700);
+	ncu_init(&pc, DIR "fake-ncu", 7, 3700);
 	memset(&res, 0, sizeof(res));
-	prof_attach(&pc, f->runner, &s, &res);
+	ncu_attach(&pc, f->runner, &s, &res);
 	assert_true(res.ndetails > 3);
 	assert_contains(res.details[0], "profile at n=64M");
 	assert_contains(res.details[0], "naive_sum_kernel");
@@ -1173,7 +1177,7 @@ static void fake_attach_to_grade(void **state)
 	/* Refused: one line on stdout, nothing attached. */
 	setenv("FAKE_NCU_MODE", "refused", 1);
 	memset(&res, 0, sizeof(res));
-	prof_attach(&pc, f->runner, &s, &res);
+	ncu_attach(&pc, f->runner, &s, &res);
 	assert_int_equal(res.ndetails, 0);
 	assert_true(pc.said);
 }

@@ -8,6 +8,8 @@
 #include "unit.h"
 
 #include "grade.h"
+#include "record.h"
+#include "score.h"
 #include "result.h"
 
 /* As printed by build/sm75/labs/05-reduction/info --list: the tiers are

@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_report.c - grader/report.c: the Gradescope results.json (checked
- * with jansson against the fields Gradescope reads), the TSV for scripts
- * (results.tsv's first 16 columns, then the speed of light's), the human
- * table (80 columns, whatever the names and verdicts) and the figures
- * under it (the tiers as speedups on this GPU, what they stand for and
- * where they come from), JSON string escaping, and that report files are
- * written whole or not at all.
+ * test_report.c - grader/report.c, and grader/formats.c's first two
+ * writers: the Gradescope results.json (checked with jansson against the
+ * fields Gradescope reads), the TSV for scripts (results.tsv's first 16
+ * columns, then the speed of light's), the human table (80 columns,
+ * whatever the names and verdicts) and the figures under it (the tiers as
+ * speedups on this GPU, what they stand for and where they come from),
+ * JSON string escaping, and that report files are written whole or not at
+ * all.
  */
 #include "unit.h"
 
 #include <sys/stat.h>
 
 #include "grade.h"
+#include "record.h"
 
 #include "report.h"
+#include "score.h"
 #include <jansson.h>
 
 #define NROWS 5

@@ -25,6 +25,7 @@
  * not --sandbox off), 130 interrupted (run it again to resume).
  */
 #include "batch.h"
+#include "../../grader/gpulock.h"
 #include "../../grader/proc.h"
 
 #include <dirent.h>
@@ -759,12 +760,7 @@ static void gpu_info(struct cli *k)
 		       c->gpu_uuid[g] : c->gpus[g]);
 		if (!c->gpu_uuid[g][0] && strncmp(key, "MIG-", 4))
 			bt_fmt(key, sizeof(key), "cuda%s", c->gpus[g]);
-		for (char *p = key; *p; p++)
-			if (!(*p >= '0' && *p <= '9') && !(*p >= 'a' && *p <= 'z') &&
-			    !(*p >= 'A' && *p <= 'Z') && *p != '-')
-				*p = '_';
-		bt_fmt(c->gpu_lock[g], sizeof(c->gpu_lock[g]),
-		       "%s/cuda-workbook-gpu-%s.lock", dir && *dir ? dir : "/tmp", key);
+		gpu_lock_path(c->gpu_lock[g], sizeof(c->gpu_lock[g]), dir, key);
 		c->gpu_minor[g] = bt_gpu_minor(proc, c->gpu_uuid[g]);
 		if (!c->sandboxed)
 			continue;

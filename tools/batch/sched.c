@@ -22,6 +22,7 @@
  * student's logs go to failed/<id>/ and the next run tries again.
  */
 #include "batch.h"
+#include "../../grader/gpulock.h"
 #include "../../grader/proc.h"
 
 #include <errno.h>
@@ -576,28 +577,15 @@ static void result_line(const struct bt_conf *c, const struct bt_sub *s,
  */
 static int lock_gpu(const char *path)
 {
-	char pid[32];
-	int fd = open(path, O_RDWR | O_CLOEXEC);
+	int fd = gpu_lock_open(path);
 
-	if (fd < 0 && errno == EACCES)
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd >= 0)
-			fchmod(fd, 0666);
-		else if (errno == EEXIST)
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-	}
 	if (fd < 0)
 		return -2; /* no lock to be had: grade anyway */
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
+	if (gpu_lock_try(fd)) {
 		close(fd);
 		return -1;
 	}
-	/* The holder's pid, for the message others see: a courtesy. */
-	bt_fmt(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (pwrite(fd, pid, strlen(pid), 0) > 0)
-		(void)!ftruncate(fd, strlen(pid));
+	gpu_lock_note_pid(fd);
 	return fd;
 }
 

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reference.h - the grader's reference for a speed exercise: the naive,
+ * the peer and the speed of light timed without the student's code, the
+ * baseline the student's run is checked against, and the peer an
+ * exercise's ideal may be (matmul). docs/grading.md, section 4.
+ */
+#ifndef GRADER_REFERENCE_H
+#define GRADER_REFERENCE_H
+
+#include "report.h"
+
+/*
+ * Time row's exercise with BUILD_DIR/LAB/info --mode reference, or take
+ * what was timed for the same GPU and info binary within the hour from
+ * CACHE_DIR (NULL: build_dir). Fills row->res.ref: 0, or -1 when it could
+ * not be timed.
+ */
+int reference_run(const char *build_dir, const char *cache_dir,
+		  unsigned long long seed, const struct g_device *dev,
+		  struct g_row *row);
+
+/*
+ * After the student's run: its naive and its speed of light must be what
+ * the reference measured without the student's code, within the noise
+ * between two processes. Slower means something the student's code left
+ * behind slowed them: SUSPICIOUS, with both figures.
+ */
+void reference_check(struct g_result *r);
+
+#endif /* GRADER_REFERENCE_H */

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * score.h - from a verdict and the measured ratios to points (score.c):
+ * a spec's knobs checked, an exercise's result scored against its tiers,
+ * and the tiers written out.
+ */
+#ifndef GRADER_SCORE_H
+#define GRADER_SCORE_H
+
+#include <stddef.h>
+
+#include "grade.h"
+
+/* Check a spec's knobs; 0, or -1 with the reason in why. */
+int g_spec_validate(const struct g_spec *s, char *why, size_t n);
+/* Speedup, share, bandwidth, tiers on this GPU and points of r under s;
+ * copy_gbps and dram_gbps (0: unknown) for the percentages. */
+void g_score(const struct g_spec *s, struct g_result *r, double copy_gbps,
+	     double dram_gbps);
+/* Performance points for x (a share or a speedup: s's tier unit), with
+ * naive_ideal turning shares into speedups (0: unknown). */
+double g_speed_points(const struct g_spec *s, double x, double naive_ideal,
+		      int *tier, double *next_target);
+/* s's tiers as a course file writes them, "0.4:20 0.6:40 0.8:60"; "none". */
+void g_format_tiers(char *buf, size_t n, const struct g_spec *s);
+/* "share 0.4:20 ..." or "speedup 2:20 ...": the runner's --tiers. */
+void g_tiers_arg(char *buf, size_t n, const struct g_spec *s);
+
+#endif /* GRADER_SCORE_H */

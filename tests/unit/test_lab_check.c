@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_lab_check.c - common/lab_check.c, what a lab's check() calls: the
+ * comparisons wb_check_f32() and wb_check_i64() say nothing when the values
+ * are right and, when not, how many are wrong, why, and the first few;
+ * wb_ref_scratch() gives the reference its memory, or fails the size.
+ *
+ * lab_check.c is host code whose one way out is wb_fail(), defined with
+ * the CUDA error path in fate.c: it is included whole here, and wb_fail()
+ * is a stub that keeps the messages.
+ */
+#include "unit.h"
+
+#include "lab_check.c"
+
+#define MAX_MSGS 16
+
+static char msgs[MAX_MSGS][512];
+static int nmsgs;
+
+void wb_fail(struct wb_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->failed = 1;
+	if (nmsgs == MAX_MSGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msgs[nmsgs++], sizeof(msgs[0]), fmt, ap);
+	va_end(ap);
+}
+
+static const struct wb_size size = { "n=4", { 4 } };
+
+/* A context at size n=4, no failure and no message yet. */
+static int setup(void **state)
+{
+	static struct wb_ctx c;
+
+	memset(&c, 0, sizeof(c));
+	c.size = &size;
+	nmsgs = 0;
+	wb_diag_reset(&wb_diag);
+	*state = &c;
+	return 0;
+}
+
+static void check_f32_silent_when_right(void **state)
+{
+	struct wb_ctx *c = *state;
+	const float got[4] = { 1, 2, 3, 4 };
+	const double want[4] = { 1, 2, 3.0005, 4 };
+
+	wb_check_f32(c, "out", got, want, 4, 1e-3, 0);
+	assert_false(c->failed);
+	assert_int_equal(nmsgs, 0);
+}
+
+static void check_f32_counts_and_shows_first(void **state)
+{
+	struct wb_ctx *c = *state;
+	const float got[4] = { 1, 2, 5, 4 };
+	const double want[4] = { 1, 2, 3, 4 };
+
+	wb_check_f32(c, "out", got, want, 4, 1e-3, 0);
+	assert_true(c->failed);
+	assert_int_equal(nmsgs, 2);
+	assert_string_equal(msgs[0], "1 of 4 values of out wrong (tolerance "
+				     "0.001 + 0 x |expected|)");
+	assert_string_equal(msgs[1], "  out[2] = 5, expected 3");
+}
+
+static void check_f32_says_none_was_written(void **state)
+{
+	struct wb_ctx *c = *state;
+	const double want[4] = { 1, 2, 3, 4 };
+	float got[4];
+
+	memset(got, WB_POISON_BYTE, sizeof(got));
+	wb_check_f32(c, "y", got, want, 4, 1e-3, 1e-3);
+	assert_true(c->failed);
+	assert_contains(msgs[0], "4 of 4 values of y wrong");
+	assert_contains(msgs[0], ": none was written");
+}
+
+static void check_i64_must_match_exactly(void **state)
+{
+	struct wb_ctx *c = *state;
+	const int64_t got[4] = { 0, 1, 2, 3 }, want[4] = { 0, 1, 2, 4 };
+
+	wb_check_i64(c, "idx", got, got, 4);
+	assert_int_equal(nmsgs, 0);
+	wb_check_i64(c, "idx", got, want, 4);
+	assert_true(c->failed);
+	assert_string_equal(msgs[0], "1 of 4 values of idx wrong (must match "
+				     "exactly)");
+	assert_string_equal(msgs[1], "  idx[3] = 3, expected 4");
+}
+
+static void ref_scratch_gives_memory(void **state)
+{
+	struct wb_ctx *c = *state;
+	double *p = wb_ref_scratch(c, 1000);
+
+	assert_non_null(p);
+	p[0] = p[999] = 1.0; /* all of it is there */
+	free(p);
+	assert_false(c->failed);
+	assert_int_equal(nmsgs, 0);
+}
+
+static void ref_scratch_fails_the_size_without_memory(void **state)
+{
+	struct wb_ctx *c = *state;
+	volatile size_t huge = SIZE_MAX / sizeof(double); /* no constant
+							   * for gcc to warn of */
+
+	assert_null(wb_ref_scratch(c, huge));
+	assert_true(c->failed);
+	assert_int_equal(nmsgs, 1);
+	assert_string_equal(msgs[0], "the grader ran out of host memory for "
+				     "its reference");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(check_f32_silent_when_right, setup),
+		cmocka_unit_test_setup(check_f32_counts_and_shows_first, setup),
+		cmocka_unit_test_setup(check_f32_says_none_was_written, setup),
+		cmocka_unit_test_setup(check_i64_must_match_exactly, setup),
+		cmocka_unit_test_setup(ref_scratch_gives_memory, setup),
+		cmocka_unit_test_setup(ref_scratch_fails_the_size_without_memory,
+				       setup),
+	};
+
+	return cmocka_run_group_tests_name("lab_check", tests, NULL, NULL);
+}
