@@ -14,9 +14,12 @@
 #               recorded H100 table is itself a valid settings file.
 #   handout     make handout: no solutions/ or self-test corpus, no
 #               solution code anywhere (and the check catches every
-#               solution copied into its lab), tarball = folder, and the
-#               unpacked tarball builds and passes make test (unit,
-#               build) with what needs solutions/ skipped.
+#               solution copied into its lab), tarball = folder, the
+#               student README and no instructor passage in its docs (one
+#               left open stops make handout), and the unpacked tarball
+#               builds and passes make test (unit, build: its docs name
+#               only files and make commands it has) with what needs
+#               solutions/ skipped.
 #   gradescope  make gradescope-bundle, unpacked as Gradescope does;
 #               setup.sh, then run_autograder on a submission with a
 #               solution, a compile error and stray files: build-only
@@ -255,8 +258,50 @@ section_handout() {
 	else
 		fail "handout/no solution code in any file of the handout" "$dir/check.log"
 	fi
+	handout_docs "$dir" "$h"
 	handout_leak "$dir" "$h"
 	handout_builds "$dir" "$h"
+}
+
+# The handout's README is the student one (tools/handout-README.md), no
+# .md in it keeps an instructor passage or its markers, and an instructor
+# passage left open stops make handout.
+handout_docs() {
+	root=$1/x/$2
+	first=$(head -n 1 "$root/README.md" 2> /dev/null)
+	if [ "$first" = "$(head -n 1 tools/handout-README.md)" ] &&
+	   case $first in *"student handout"*) true ;; *) false ;; esac &&
+	   cmp -s "$root/README.md" tools/handout-README.md; then
+		pass "handout/its README.md is the student README ($first)"
+	else
+		echo "first line: $first" > "$1/readme.log"
+		fail "handout/its README.md is the student README" "$1/readme.log"
+	fi
+	find "$root" -type f -name '*.md' -exec grep -l -e '<!-- instructor -->' \
+		-e '<!-- end instructor -->' {} + > "$1/markers.list" 2> /dev/null
+	n=$(find "$root" -type f -name '*.md' | wc -l | tr -d ' ')
+	if [ ! -s "$1/markers.list" ] && [ "$n" -gt 0 ] &&
+	   grep -q 'tests/broken/' labs/05-reduction/README.md &&
+	   ! grep -q 'tests/broken/' "$root/labs/05-reduction/README.md"; then
+		pass "handout/no instructor passage or marker left in its $n .md files"
+	else
+		fail "handout/instructor passages left in the handout's .md files" "$1/markers.list"
+	fi
+	# A marker left open: make handout refuses, and writes no tarball.
+	bad=$1/badmark
+	mkdir -p "$bad/tools"
+	cp tools/handout.sh tools/handout-README.md "$bad/tools/"
+	printf 'labs/\n' > "$bad/tools/handout.exclude"
+	printf '# doc\n\n<!-- instructor -->\nsecret\n' > "$bad/doc.md"
+	(cd "$bad" && GIT_DIR=/nonexistent sh tools/handout.sh out) > "$1/badmark.log" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ] && [ ! -e "$bad/out/$2.tar.gz" ] &&
+	   grep -q 'doc.md:3: instructor passage never ends' "$1/badmark.log"; then
+		pass "handout/an instructor passage left open stops make handout, naming the line"
+	else
+		echo "status $rc" >> "$1/badmark.log"
+		fail "handout/an instructor passage left open stops make handout" "$1/badmark.log"
+	fi
 }
 
 # Every solution, reformatted and stripped of its comments, copied over its
@@ -299,8 +344,9 @@ handout_builds() {
 	rc=$?
 	if [ "$rc" -eq 0 ] && grep -q "^test: .* 0 failed" "$1/test.log" &&
 	   grep -q "^SKIP build/every solutions file compiles: $NO_SOLUTIONS" "$1/test.log" &&
-	   grep -q "^PASS build/every labs file compiles" "$1/test.log"; then
-		pass "handout/the unpacked handout builds and passes make test without solutions/"
+	   grep -q "^PASS build/every labs file compiles" "$1/test.log" &&
+	   grep -q "^PASS build/every file and make command the docs name is there in the student handout" "$1/test.log"; then
+		pass "handout/the unpacked handout builds and passes make test without solutions/, its docs naming only what it has"
 	else
 		fail "handout/the unpacked handout builds and passes make test (status $rc)" "$1/test.log"
 	fi

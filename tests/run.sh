@@ -9,7 +9,7 @@
 #   build  every skeleton and solution compiles; each lab's lab.mk and its
 #          table agree; a submission that does not compile gets COMPILE
 #          ERROR while the rest still builds; with no GPU, make grade says
-#          so in one line.
+#          so in one line; common/ keeps its floors (tests/layers.sh).
 #   gpu    solutions grade to full marks, skeletons to 0 (NOT IMPLEMENTED),
 #          and every broken submission under tests/broken/ gets its verdict
 #          while the other exercises in the same run still grade. Skipped,
@@ -122,6 +122,8 @@ section_build() {
 	build_archs
 	build_recordings
 	build_docs
+	build_layers
+	build_doctor
 	build_nogpu
 }
 
@@ -244,9 +246,80 @@ build_docs() {
 	if [ ! -f tools/docs.sh ]; then
 		skip "build/the docs quote the labs' tables: no tools/docs.sh (the student handout)"
 	elif B="$B" sh tools/docs.sh check > "$LOGS/docs.log" 2>&1; then
-		pass "build/the docs quote the labs' tables (tiers: tools/docs.sh)"
+		pass "build/the docs quote the labs' tables (tiers, rules, limits: tools/docs.sh)"
 	else
 		fail "build/the docs quote the labs' tables: run make docs" "$LOGS/docs.log"
+	fi
+	[ -f tools/docs.sh ] && docs_can_fail
+	# In a student handout, also no instructor tool (tests/doc-paths.sh).
+	where=""
+	[ -d solutions ] || where=" in the student handout"
+	if sh tests/doc-paths.sh > "$LOGS/doc-paths.log" 2>&1; then
+		pass "build/every file and make command the docs name is there$where (tests/doc-paths.sh)"
+	else
+		fail "build/every file and make command the docs name is there" "$LOGS/doc-paths.log"
+	fi
+}
+
+# The check above is real: a copy of a doc with one number of each kind of
+# block changed (a tier's share, a time limit, a rule's wording) is stale.
+docs_can_fail() {
+	dc=$LOGS/docs-drift
+	mkdir -p "$dc"
+	sed '/^<!-- tiers: 05-reduction/,/^<!-- end of tiers/ s/| [0-9.]*% -> /| 1% -> /' \
+		labs/05-reduction/README.md > "$dc/tiers.md"
+	sed '/^<!-- limits: /,/^<!-- end of limits/ s/| [0-9.]* s |/| 7 s |/' \
+		docs/instructors.md > "$dc/limits.md"
+	sed '/^<!-- rules: /,/^<!-- end of rules/ s/must not contain/must contain/' \
+		docs/grading.md > "$dc/rules.md"
+	bad=""
+	for k in tiers limits rules; do
+		if cmp -s "$dc/$k.md" "$(case $k in tiers) echo labs/05-reduction/README.md ;;
+		     limits) echo docs/instructors.md ;; rules) echo docs/grading.md ;; esac)"; then
+			bad="$bad $k(the edit did not apply)"
+		elif B="$B" sh tools/docs.sh check "$dc/$k.md" > "$dc/$k.log" 2>&1 ||
+		     ! grep -q 'is stale' "$dc/$k.log"; then
+			bad="$bad $k"
+		fi
+	done
+	if [ -z "$bad" ]; then
+		pass "build/a changed tier, time limit or rule in a doc fails the docs check"
+	else
+		echo "not caught:$bad" > "$LOGS/docs-drift.log"
+		fail "build/a changed tier, time limit or rule in a doc fails the docs check" "$LOGS/docs-drift.log"
+	fi
+}
+
+# make doctor names a missing part of the toolkit and its package, finds
+# one that is beside nvcc but not on PATH, and fits 80 columns.
+build_doctor() {
+	dd=$LOGS/doctor
+	rm -rf "$dd" && mkdir -p "$dd/cuda/bin"
+	printf '#!/bin/sh\necho "Cuda compilation tools, release 12.4, V12.4.131"\n' > "$dd/cuda/bin/nvcc"
+	printf '#!/bin/sh\n' > "$dd/cuda/bin/cuobjdump"
+	chmod +x "$dd/cuda/bin/nvcc" "$dd/cuda/bin/cuobjdump"
+	PATH=/usr/bin:/bin sh grader/doctor.sh "$dd/cuda/bin/nvcc" "" > "$dd/out" 2>&1
+	bad=""
+	grep -q 'apt-get install cuda-sanitizer-12-4' "$dd/out" || bad="$bad no-package-for-compute-sanitizer"
+	grep -q "cuobjdump  *$dd/cuda/bin/cuobjdump" "$dd/out" || bad="$bad cuobjdump-beside-nvcc-not-found"
+	! grep -q 'add its bin/ folder to PATH' "$dd/out" || bad="$bad says-add-to-PATH"
+	awk 'length($0) > 80 { exit 1 }' "$dd/out" || bad="$bad wider-than-80-columns"
+	if [ -z "$bad" ]; then
+		pass "build/make doctor names a missing toolkit part and its package, in 80 columns"
+	else
+		echo "wrong:$bad" >> "$dd/out"
+		fail "build/make doctor names a missing toolkit part and its package" "$dd/out"
+	fi
+}
+
+# common/ keeps its floors: no file includes a header of a higher floor,
+# none include one another in a circle (tests/layers.sh; the floors are
+# listed in common/harness.h).
+build_layers() {
+	if sh tests/layers.sh > "$LOGS/layers.log" 2>&1; then
+		pass "build/common/ keeps its floors ($(sed -n 's/^layers: //p' "$LOGS/layers.log"))"
+	else
+		fail "build/common/ keeps its floors (tests/layers.sh)" "$LOGS/layers.log"
 	fi
 }
 
@@ -403,6 +476,7 @@ section_profile() {
 	lab=03-coalescing ex=matvec
 	why=$("$DEVINFO" --check 2>&1) || { skip "$t: ${why:-no usable GPU}"; return; }
 	[ -f "labs/$lab/$ex.cu" ] || { skip "$t: no labs/$lab/$ex.cu"; return; }
+	[ -d solutions ] || { skip "$t: $NO_SOLUTIONS"; return; }
 	tsv="$LOGS/profile-$ex.tsv" log="$LOGS/profile-$ex.log"
 	rm -f "$tsv"
 	$MAKE --no-print-directory profile LAB=$lab EX=$ex WITH=naive,solution \

@@ -9,9 +9,13 @@
 #   DIST/cuda-workbook-instructor.tar.gz    the whole workbook
 #
 # The files are those git knows (tracked, or new and not ignored), or, out
-# of a git checkout, every file but build/ and DIST. Before any tarball is
-# written, tools/handout-check.sh must find no solution code in the
-# handout; if it finds some, nothing is written and the status is 1.
+# of a git checkout, every file but build/ and DIST. In the handout,
+# README.md is tools/handout-README.md (the student README), and every
+# .md file loses its instructor passages: each line <!-- instructor -->,
+# the matching <!-- end instructor --> and everything between (a marker
+# left open, or nested, stops make handout with status 1). Before any
+# tarball is written, tools/handout-check.sh must find no solution code
+# in the handout; if it finds some, nothing is written and the status is 1.
 #
 #   tools/handout.sh --list    print the handout's file list and stop
 #
@@ -82,6 +86,36 @@ stage() {
 	tar -cf - -T "$1" | tar -xf - -C "$DIST/$2"
 }
 
+# strip_instructor FILE: FILE without its instructor passages, in place,
+# with no run of blank lines left where one was. Fails, naming the line,
+# on a marker left open, an end without a start, or one inside another.
+strip_instructor() {
+	awk '
+		/^<!-- instructor -->[ \t]*$/ {
+			if (on) { printf "%s:%d: instructor passage inside another\n", FILENAME, FNR > "/dev/stderr"; bad = 1; exit 1 }
+			on = FNR; next
+		}
+		/^<!-- end instructor -->[ \t]*$/ {
+			if (!on) { printf "%s:%d: end of an instructor passage that did not start\n", FILENAME, FNR > "/dev/stderr"; bad = 1; exit 1 }
+			on = 0; cut = 1; next
+		}
+		on { next }
+		/^[ \t]*$/ { if (cut && blank) next; blank = 1; print; next }
+		{ blank = 0; cut = 0; print }
+		END {
+			if (!bad && on) { printf "%s:%d: instructor passage never ends\n", FILENAME, on > "/dev/stderr"; exit 1 }
+		}' "$1" > "$1.tmp" || { rm -f "$1.tmp"; return 1; }
+	mv "$1.tmp" "$1"
+}
+
+# student_docs FOLDER: the student README, and no instructor passages.
+student_docs() {
+	cp tools/handout-README.md "$1/README.md"
+	find "$1" -type f -name '*.md' | LC_ALL=C sort | while IFS= read -r f; do
+		strip_instructor "$f" || exit 1
+	done
+}
+
 version() {
 	sha=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)
 	dirty=
@@ -103,6 +137,11 @@ list=$DIST/.handout-files
 handout_files > "$list"
 all_files > "$DIST/.instructor-files"
 stage "$list" "$HANDOUT"
+if ! student_docs "$DIST/$HANDOUT"; then
+	echo "make handout: an instructor passage is not closed as it should be (above); no tarball written" >&2
+	rm -f "$DIST/$HANDOUT.tar.gz"
+	exit 1
+fi
 version "student handout" > "$DIST/$HANDOUT/VERSION"
 
 if [ -d solutions ] && ! sh tools/handout-check.sh "$DIST/$HANDOUT" solutions; then

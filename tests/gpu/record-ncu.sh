@@ -30,7 +30,7 @@
 # and NAME.tsv (every figure), and beside them the ncu log and the runner's
 # record of each column that ran: NAME.naive.csv and NAME.naive.result,
 # NAME.solution.*, NAME.yours.* (the SRC= code: a ladder step), NAME.peer.*.
-# tests/unit/test_profile.c reads such a pair with prof_read(); the table
+# tests/unit/test_profile.c reads such a pair with ncsv_read(); the table
 # is made again from them by the same code make profile runs.
 #
 # Then, to use the recordings:

@@ -17,6 +17,9 @@
 # be made here, that check says SKIP with the reason and the array runs
 # with SANDBOX=off, so that the rest is still tested.
 #
+# Then make grade LAUNCH="srun ...", which runs the grading as a job step
+# and prints its report here: with no GPU on the node, the no-GPU line.
+#
 # SKIP, with the reason, when not root or when the packages are missing;
 # CI installs them (.ci/run) and runs as root, so there it runs.
 
@@ -44,6 +47,7 @@ sl_main() {
 		return
 	fi
 	sl_grade
+	sl_launch
 	sh tests/slurm/cluster.sh stop "$sl_dir" >> "$LOGS/slurm-start.log" 2>&1
 }
 
@@ -95,6 +99,25 @@ sl_grade() {
 		fi
 	else
 		echo "jobs: ${sl_jobs:-none}; still queued: ${sl_left:-none}; task logs: $sl_tasks" >> "$sl_log"
+		fail "$sl_t" "$sl_log"
+	fi
+}
+
+# make grade LAUNCH="srun ...": the grading runs as a Slurm job step, and
+# what it prints comes back here. This node has no GPU, so what comes back
+# is the one no-GPU line, with make grade's failing status; the step says
+# which job it ran in, so the line is known to have come through srun.
+sl_launch() {
+	sl_t="slurm/make grade LAUNCH=\"srun ...\" grades on the Slurm node and prints here (no GPU there: its one line comes back)"
+	sl_log=$LOGS/slurm-launch.log
+	SLURM_CONF=$sl_dir/slurm.conf $MAKE --no-print-directory grade \
+		LAUNCH="srun -N1 -n1 -t 5 sh tests/slurm/in-job.sh" > "$sl_log" 2>&1
+	sl_rc=$?
+	if [ $sl_rc -ne 0 ] && grep -q '^in Slurm job [0-9]' "$sl_log" &&
+	   [ "$(grep -c '^no CUDA GPU found: ' "$sl_log")" -eq 1 ]; then
+		pass "$sl_t"
+	else
+		echo "status $sl_rc" >> "$sl_log"
 		fail "$sl_t" "$sl_log"
 	fi
 }
