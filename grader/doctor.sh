@@ -66,7 +66,8 @@ for tool in ncu compute-sanitizer cuobjdump; do
 		ok "$tool" "$p"
 	else
 		note "$tool" "$what"
-		indent "a separate part of the CUDA Toolkit: not in $cuda_bin, nor on PATH. Install it: sudo apt-get install $pkg-${cuda_ver:-X-Y} (NVIDIA's apt repository), or select it in the toolkit's runfile."
+		indent "a separate part of the CUDA Toolkit: not in $cuda_bin, nor on PATH. Select it in the toolkit's runfile, or install it from NVIDIA's apt repository:"
+		printf '        sudo apt-get install %s\n' "$pkg-${cuda_ver:-X-Y}"
 	fi
 done
 

@@ -293,8 +293,8 @@ docs_can_fail() {
 # make doctor names a missing part of the toolkit and its package, finds
 # one that is beside nvcc but not on PATH, and fits 80 columns.
 build_doctor() {
-	dd=$LOGS/doctor
-	rm -rf "$dd" && mkdir -p "$dd/cuda/bin"
+	# a short folder: the report's lines hold its path
+	dd=$(mktemp -d) && mkdir -p "$dd/cuda/bin"
 	printf '#!/bin/sh\necho "Cuda compilation tools, release 12.4, V12.4.131"\n' > "$dd/cuda/bin/nvcc"
 	printf '#!/bin/sh\n' > "$dd/cuda/bin/cuobjdump"
 	chmod +x "$dd/cuda/bin/nvcc" "$dd/cuda/bin/cuobjdump"
@@ -308,8 +308,10 @@ build_doctor() {
 		pass "build/make doctor names a missing toolkit part and its package, in 80 columns"
 	else
 		echo "wrong:$bad" >> "$dd/out"
-		fail "build/make doctor names a missing toolkit part and its package" "$dd/out"
+		cp "$dd/out" "$LOGS/doctor.log"
+		fail "build/make doctor names a missing toolkit part and its package" "$LOGS/doctor.log"
 	fi
+	rm -rf "$dd"
 }
 
 # common/ keeps its floors: no file includes a header of a higher floor,
