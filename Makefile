@@ -340,8 +340,8 @@ BATCH_ARGS  = --repo . --build $(BUILD) --objs $(B) --grader $(GRADER) --devinfo
               $(if $(SANDBOX_MEM),--mem $(SANDBOX_MEM)) \
               $(if $(SANDBOX_CGROUP),--cgroup $(SANDBOX_CGROUP))
 
-$(BATCH): $(BUILD)/host/tools/batch/main.o $(BATCH_LIB) $(BUILD)/host/grader/proc.o \
-	  $(BUILD)/host/grader/gpulock.o
+$(BATCH): $(BUILD)/host/tools/batch/main.o $(BUILD)/host/tools/batch/setup.o \
+	  $(BATCH_LIB) $(BUILD)/host/grader/proc.o $(BUILD)/host/grader/gpulock.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: batch batch-prepare slurm-script
