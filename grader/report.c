@@ -139,6 +139,19 @@ static int ran_any(const struct g_run *run)
 	return 0;
 }
 
+/* The course or calibration file's line, and what it changed. */
+static void course_lines(FILE *f, const struct g_run *run)
+{
+	char line[768];
+
+	if (!run->course)
+		return;
+	report_settings_line(line, sizeof(line), run);
+	fprintf(f, "\n%s: %s%s", line,
+		run->course_changes ? "changed\n" : "changed nothing here",
+		run->course_changes ? run->course_changes : "");
+}
+
 void report_table(FILE *f, const struct g_run *run)
 {
 	double points, max;
@@ -161,7 +174,9 @@ void report_table(FILE *f, const struct g_run *run)
 	if (!ran_any(run)) {
 		fprintf(f, "\nNot run: built and checked only (no GPU code ran), so "
 			   "no points, no\ntiers and no timing yet. make grade "
-			   "on a machine with a GPU grades it.\n");
+			   "on a machine with a GPU grades it.");
+		course_lines(f, run);
+		fputc('\n', f);
 		return;
 	}
 	g_totals(run, &points, &max);
@@ -177,14 +192,7 @@ void report_table(FILE *f, const struct g_run *run)
 		fprintf(f, "; DRAM peak %.0f GB/s", run->dev.dram_gbps);
 	fprintf(f, "\n%%SOL: the share of each exercise's speed of light, "
 		   "timed beside it (docs/grading.md, section 4)");
-	if (run->course) {
-		char line[768];
-
-		report_settings_line(line, sizeof(line), run);
-		fprintf(f, "\n%s: %s%s", line,
-			run->course_changes ? "changed\n" : "changed nothing here",
-			run->course_changes ? run->course_changes : "");
-	}
+	course_lines(f, run);
 	if (run->condition[0])
 		fprintf(f, "\n%s", run->condition);
 	fprintf(f, "\nreproduce with SEED=%llu\n", run->seed);
