@@ -3,8 +3,11 @@
 #   make grade                 build and grade every lab in labs/
 #   make grade LAB=reduction EX=sum
 #   make grade-solutions       grade solutions/ the same way
-#   make build-all             build and check every exercise, no GPU needed
-#                              (nothing runs: no points, no timing)
+#   make check                 no GPU? build and check your exercises (skeleton,
+#                              compile error, rejected, technique, registers,
+#                              spills): nothing runs, no points; make grade
+#                              does this itself when it finds no GPU
+#   make build-all             the same for every skeleton and solution
 #   make bench                 naive vs solution vs library, benchmark sizes
 #   make test                  the test suite (GPU parts skip without a GPU)
 #   make doctor                what this machine has, and what is missing
@@ -37,10 +40,17 @@
 #   LOCKDOWN=0  run the exercises without their seccomp filter, to diagnose
 #          a CUDA runtime the filter breaks (docs/grading.md, section 8)
 #   LAUNCH a command that runs make grade where the GPU is, from here:
-#          LAUNCH="srun --gres=gpu:1" on a Slurm cluster (shared folders)
+#          LAUNCH="srun --gres=gpu:1" on a Slurm cluster, LAUNCH="ssh host"
+#          on a machine you can ssh to (the folder shared, at the same path)
 #   COURSE a per-course settings file (points, tiers, time limits; see
 #          docs/instructors.md); CLASSROOM, JUNIT: where make grade writes
 #          GitHub Classroom JSON and JUnit XML (default: beside results.json)
+
+# make grade LAUNCH=... on the other machine reads the settings given here
+# from this file (see LAUNCH below).
+ifneq ($(LAUNCH_SETTINGS),)
+include $(LAUNCH_SETTINGS)
+endif
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
@@ -105,7 +115,7 @@ HARNESS_SRCS := runner.c fate.c lab_check.c bench.c buffers.c timing.c check.c r
 HARNESS   := $(patsubst %,$(B)/common/%.o,$(basename $(HARNESS_SRCS)))
 DEVINFO   := $(B)/devinfo
 GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c course.c formats.c calibrate.c ncu.c inspect.c plausible.c gpustate.c
-GRADER_SRCS += symname.c allowlist.c symbols.c technique.c audit.c reference.c
+GRADER_SRCS += symname.c allowlist.c symbols.c technique.c audit.c reference.c resources.c
 GRADER_SRCS += metrics.c ncu_csv.c profile_derive.c profile_render.c
 # The per-GPU lock, which make batch links too.
 GRADER_SRCS += gpulock.c
@@ -147,26 +157,35 @@ endef
 
 # exercise_rule(lab, exercise): compile the submission's file and link its
 # runner. <runner>.src records which file that was, so a runner is rebuilt
-# when its file is removed or another SRC root's file takes its place. A compile or link error is not a build failure: it is written to
+# when its file is removed or another SRC root's file takes its place. A
+# compile or link error is not a build failure: it is written to
 # <runner>.log, the runner is removed, and the grader reports COMPILE ERROR
-# for this exercise alone.
+# for this exercise alone. The PTX the technique checks read is compiled
+# beside the object, not after it (a student waits for the longer of the
+# two, not both: tests/gpu/phases.sh); inspect.sh takes it from there.
 define exercise_rule
 $(T)/$(1)/$(2).src: FORCE
 	@mkdir -p $$(@D)
 	@echo '$(call student_src,$(1),$(2))' | cmp -s - $$@ || echo '$(call student_src,$(1),$(2))' > $$@
 
 $(T)/$(1)/$(2): $(T)/$(1)/$(2).src $(call student_src,$(1),$(2)) $$($(1)_OBJS) $(HARNESS) grader/inspect.sh
-	@mkdir -p $$(@D); rm -f $$@
+	@mkdir -p $$(@D); rm -f $$@ $$@.ptx.tmp
 	@if [ -z "$(call student_src,$(1),$(2))" ]; then \
 		echo "no $(1)/$(2).cu in SRC=$(SRC)" > $$@.log; \
 		echo "  missing  $(1)/$(2).cu"; \
-	elif $$(NVCC) $$(NVFLAGS) -Ilabs/$(1) -c $(call student_src,$(1),$(2)) -o $$@.o > $$@.log 2>&1 && \
-	     $$(NVCC) $$(ARCH) -o $$@ $$@.o $$($(1)_OBJS) $(HARNESS) $$(LDLIBS) >> $$@.log 2>&1; then \
-		echo "  built    $(call student_src,$(1),$(2))"; \
-		NVCC="$$(NVCC)" sh grader/inspect.sh $$@ $(call student_src,$(1),$(2)) \
-			"$$(INSPECT_PTXFLAGS) -Ilabs/$(1)" $$($(1)_OBJS); \
 	else \
-		rm -f $$@; echo "  COMPILE ERROR in $(call student_src,$(1),$(2)) (see $$@.log)"; \
+		{ $$(NVCC) $$(INSPECT_PTXFLAGS) -Ilabs/$(1) -rdc=true -ptx \
+			$(call student_src,$(1),$(2)) -o $$@.ptx.tmp > $$@.ptx.log 2>&1 || \
+			rm -f $$@.ptx.tmp; } & \
+		if $$(NVCC) $$(NVFLAGS) -Xptxas -v -Ilabs/$(1) -c $(call student_src,$(1),$(2)) -o $$@.o > $$@.log 2>&1 && \
+		   $$(NVCC) $$(ARCH) -o $$@ $$@.o $$($(1)_OBJS) $(HARNESS) $$(LDLIBS) >> $$@.log 2>&1; then \
+			wait; echo "  built    $(call student_src,$(1),$(2))"; \
+			PTX_MADE=$$@.ptx.tmp NVCC="$$(NVCC)" sh grader/inspect.sh $$@ \
+				$(call student_src,$(1),$(2)) "$$(INSPECT_PTXFLAGS) -Ilabs/$(1)" $$($(1)_OBJS); \
+		else \
+			wait; rm -f $$@ $$@.ptx.tmp; \
+			echo "  COMPILE ERROR in $(call student_src,$(1),$(2)) (see $$@.log)"; \
+		fi; \
 	fi
 endef
 
@@ -233,18 +252,43 @@ tools: $(GRADER) $(DEVINFO)
 runners: $(RUNNERS)
 
 # LAUNCH runs make grade on the machine with the GPU, from this one: for
-# Slurm, LAUNCH="srun --gres=gpu:1" (add your partition and time). The
-# repository must be on a filesystem both machines share (a cluster's home
-# folders are); srun passes this make's settings on in the environment, and
-# the report prints here as it is written there. Nothing is built here.
+# Slurm, LAUNCH="srun --gres=gpu:1" (add your partition and time); over
+# ssh, LAUNCH="ssh gpu-host". The repository must be on a filesystem both
+# machines share (a cluster's home folders are), at the same path. The
+# settings given here (LAUNCH_VARS, from the command line or the
+# environment) travel in $(LAUNCH_FILE), which make reads there: ssh
+# passes no environment, and srun and ssh quote arguments differently, so
+# the command itself holds no value that needs quoting. The report prints
+# here as it is written there. Nothing is built here.
+LAUNCH_VARS := SRC LAB EX SEED SIZE TIMEOUT SANITIZE SANITIZER PROFILE NCU \
+               WITH SHAPE SM BUILD JSON TSV CLASSROOM JUNIT LOCKDOWN COURSE \
+               CUDA_HOME NVCC
+LAUNCH_FILE := $(abspath $(BUILD)/launch-settings.mk)
+define newline
+
+
+endef
+launch_given = $(filter command line environment,$(origin $(1)))
+launch_settings = $(foreach v,$(LAUNCH_VARS),$(if $(call launch_given,$(v)),$(v) := $(value $(v))$(newline)))
+# With no GPU here, make grade does what can be done without one (make
+# check: each exercise built and checked, nothing run, no points) and
+# fails, since nothing was graded.
 ifeq ($(strip $(LAUNCH)),)
 grade: tools
-	@$(DEVINFO) --check
+	@if ! $(DEVINFO) --check; then \
+		echo "Checking what can be checked without a GPU instead (make check):"; \
+		$(MAKE) --no-print-directory check; \
+		echo "Nothing was graded: make grade needs a GPU (or LAUNCH=, see make help)."; \
+		exit 2; \
+	fi
 	@$(MAKE) --no-print-directory runners
 	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV) --classroom $(CLASSROOM) --junit $(JUNIT)
 else
 grade:
-	@$(LAUNCH) $(MAKE) --no-print-directory -C $(CURDIR) grade LAUNCH=
+	@mkdir -p $(dir $(LAUNCH_FILE))
+	$(file >$(LAUNCH_FILE),# make grade LAUNCH=: the settings given on the launching side$(newline)$(launch_settings))
+	@$(LAUNCH) $(MAKE) --no-print-directory -C $(CURDIR) grade LAUNCH= \
+		LAUNCH_SETTINGS=$(LAUNCH_FILE)
 endif
 
 grade-solutions:
@@ -280,6 +324,15 @@ docs: tools
 	$(call instructor_tool,tools/docs.sh)
 	@$(MAKE) --no-print-directory $(foreach l,$(LABS),$(B)/labs/$(l)/info) SRC=labs
 	@B=$(B) sh tools/docs.sh write
+
+# SRC's exercises built and checked, nothing run: no GPU needed. Skeletons,
+# compile errors, rejected files, technique rules, and each kernel's
+# registers, shared memory and spills; no points, tiers or seed.
+.PHONY: check
+check: tools
+	@$(MAKE) --no-print-directory runners
+	@$(GRADER) --labs labs --build $(T) --source "$(SRC)" --mode build-only \
+		$(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX)) $(if $(COURSE),--course $(COURSE))
 
 # Every skeleton and every solution must build, GPU or not.
 # (A student handout has no solutions/: its skeletons are built alone.)

@@ -78,6 +78,7 @@ struct rounds {
 	size_t n_mhz;
 	struct wb_rng pick;      /* which rounds' outputs are checked */
 	double t0;
+	double verify_s;  /* in checks of timed outputs (phases) */
 };
 
 static double now_s(void)
@@ -400,13 +401,19 @@ static int verify_now(struct rounds *r, size_t round)
 {
 	char what[128];
 
+	double t0;
+	int wrong;
+
 	if (r->verified >= WB_VERIFY_MAX ||
 	    wb_rng_unit(&r->pick) >= WB_VERIFY_P)
 		return 0;
 	r->verified++;
 	snprintf(what, sizeof(what), "the output of a timed call (round %zu, "
 		 "on that round's inputs) was wrong", round + 1);
-	return check_timed(r, what);
+	t0 = wb_phase_now();
+	wrong = check_timed(r, what);
+	r->verify_s += wb_phase_now() - t0;
+	return wrong;
 }
 
 /* One more call after the rounds, on inputs no call has seen, checked. */
@@ -563,6 +570,7 @@ enum wb_verdict wb_bench_shape(struct wb_ctx *c, uint64_t seed,
 		one_round(&r, (size_t)w, 1);
 	probe_pick(&r, &r.s[S_READ]);
 	probe_pick(&r, &r.s[S_WRITE]);
+	wb_phase("warmup", 0);
 	r.t0 = now_s();
 	for (round = 0;; round++) {
 		got = one_round(&r, round, 0);
@@ -573,8 +581,10 @@ enum wb_verdict wb_bench_shape(struct wb_ctx *c, uint64_t seed,
 		if (should_stop(&r, round))
 			break;
 	}
+	wb_phase("rounds", r.verify_s);
 	if (v == WB_V_PASS && kind == WB_BENCH_GRADE && final_call(&r, round))
 		v = wb_diag.timed_oob ? WB_V_OUT_OF_BOUNDS : WB_V_WRONG;
+	wb_phase("verify", -r.verify_s);
 	if (v == WB_V_PASS) {
 		summarize(&r, st);
 		st->read_bytes = r.tr.read;

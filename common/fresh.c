@@ -36,6 +36,8 @@ struct fresh {
 	uint64_t key;                  /* the round in the buffers now */
 	void *copy[WB_MAX_BUFS];       /* device: inputs as setup() made them */
 	void *host_orig[WB_MAX_BUFS];  /* host side while a round's is in use */
+	void *host_round[WB_MAX_BUFS]; /* where a round's host side is made
+					* (kept: no fresh pages per check) */
 };
 
 static struct fresh fr;
@@ -90,21 +92,6 @@ void wb_fresh_prepare(struct wb_ctx *c)
 	wb_bufs_reset(c, fr.on, fr.key);
 }
 
-/* dst = src perturbed as the device does it (fresh_hash.h). */
-static void perturb_host(void *dst, const void *src, size_t bytes,
-			 enum wb_fresh kind, uint64_t key)
-{
-	const uint32_t *s = src;
-	uint32_t *d = dst;
-	size_t words = bytes / 4;
-
-	for (size_t w = 0; w < words; w++)
-		d[w] = s[w] ^ wb_fresh_word_mask(kind, w, key);
-	for (size_t b = 4 * words; b < bytes; b++)
-		((unsigned char *)dst)[b] = ((const unsigned char *)src)[b] ^
-					    wb_fresh_byte_mask(kind, b, key);
-}
-
 void wb_fresh_host_begin(struct wb_ctx *c)
 {
 	if (!fr.on)
@@ -116,11 +103,13 @@ void wb_fresh_host_begin(struct wb_ctx *c)
 
 		if (!perturbable(b))
 			continue;
-		p = malloc(b->bytes ? b->bytes : 1);
+		if (!fr.host_round[i])
+			fr.host_round[i] = malloc(b->bytes ? b->bytes : 1);
+		p = fr.host_round[i];
 		if (!p)
 			wb_die("out of host memory for the inputs of a timed "
 			       "call (%zu bytes)", b->bytes);
-		perturb_host(p, *side, b->bytes, b->fresh, fr.key);
+		wb_fresh_perturb_host(p, *side, b->bytes, b->fresh, fr.key);
 		fr.host_orig[i] = *side;
 		*side = p;
 	}
@@ -137,8 +126,7 @@ void wb_fresh_host_end(struct wb_ctx *c)
 
 		if (!fr.host_orig[i])
 			continue;
-		free(*side);
-		*side = fr.host_orig[i];
+		*side = fr.host_orig[i]; /* (fr.host_round[i] is kept) */
 		fr.host_orig[i] = NULL;
 		restored = 1;
 	}
@@ -157,8 +145,10 @@ void wb_inputs_reload(struct wb_ctx *c)
 void wb_fresh_end(struct wb_ctx *c)
 {
 	wb_fresh_host_end(c);
-	for (int i = 0; i < WB_MAX_BUFS; i++)
+	for (int i = 0; i < WB_MAX_BUFS; i++) {
 		if (fr.copy[i])
 			cudaFree(fr.copy[i]);
+		free(fr.host_round[i]);
+	}
 	memset(&fr, 0, sizeof(fr));
 }

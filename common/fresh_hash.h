@@ -88,4 +88,46 @@ static inline WB_HD unsigned char wb_fresh_byte_mask(enum wb_fresh kind,
 			       (8 * (byte % 4)));
 }
 
+#ifndef __CUDA_ARCH__
+/*
+ * dst = src perturbed as the device does it (fresh_hash.h). A float's or a
+ * bfloat16's sign bits come from one hash per 32 or 16 words, made once
+ * for the block here: the same bits as wb_fresh_word_mask(), a fraction
+ * of the time (the checks of timed outputs run this over every input).
+ * Host code only; tests/unit/test_fresh.c holds it to the word masks.
+ */
+static inline void wb_fresh_perturb_host(void *dst, const void *src, size_t bytes,
+			 enum wb_fresh kind, uint64_t key)
+{
+	const uint32_t *s = (const uint32_t *)src;
+	uint32_t *d = (uint32_t *)dst;
+	size_t words = bytes / 4, w = 0;
+
+	if (kind == WB_FRESH_F32)
+		for (; w + 32 <= words; w += 32) {
+			uint32_t h = wb_fresh_hash(w >> 5, key);
+
+			for (unsigned k = 0; k < 32; k++)
+				d[w + k] = s[w + k] ^ ((h >> k) & 1u) << 31;
+		}
+	if (kind == WB_FRESH_BF16)
+		for (; w + 16 <= words; w += 16) {
+			uint32_t h = wb_fresh_hash(w >> 4, key);
+
+			for (unsigned k = 0; k < 16; k++) {
+				uint32_t b = (h >> (2 * k)) & 3u;
+
+				d[w + k] = s[w + k] ^
+					   ((b & 1u) << 15 | (b >> 1) << 31);
+			}
+		}
+	for (; w < words; w++)
+		d[w] = s[w] ^ wb_fresh_word_mask(kind, w, key);
+	for (size_t b = 4 * words; b < bytes; b++)
+		((unsigned char *)dst)[b] = ((const unsigned char *)src)[b] ^
+					    wb_fresh_byte_mask(kind, b, key);
+}
+
+#endif
+
 #endif /* WB_FRESH_HASH_H */

@@ -184,6 +184,8 @@ struct wb_buf {
 	size_t bytes;
 	void *alloc;    /* device allocation including the guard regions */
 	void *init_dev; /* in-out: a device copy of init, to restore from */
+	void *readback; /* inputs: host scratch the device copy is read into
+			 * to check it is unchanged (kept: no page faults) */
 };
 
 struct wb_ctx {

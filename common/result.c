@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 
 static FILE *chan;
 
@@ -60,4 +61,30 @@ void wb_result_end(void)
 	if (chan != stdout)
 		fclose(chan);
 	chan = NULL;
+}
+
+double wb_phase_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double phase_mark = -1;
+
+void wb_phase_begin(void)
+{
+	phase_mark = wb_phase_now();
+}
+
+void wb_phase(const char *name, double minus)
+{
+	double t = wb_phase_now(), s;
+
+	if (phase_mark < 0)
+		phase_mark = t;
+	s = t - phase_mark - minus;
+	wb_result("phase", "%s %.3f", name, s > 0 ? s : 0);
+	phase_mark = t;
 }

@@ -11,6 +11,7 @@
  *   time <naive|student|peer> <median_us> <q1_us> <q3_us> <samples>
  *   host <naive|student|peer> <median_us>  (host-clock cross-check)
  *   bytes <bytes at the benchmark size>
+ *   phase <name> <seconds>                (where the time went: never graded)
  *   seed <seed>
  *   end
  *
@@ -38,5 +39,16 @@ void wb_result(const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Write "end" and close. */
 void wb_result_end(void);
+/*
+ * Where the time went (tests/gpu/phases.sh; never graded): "phase NAME S",
+ * S the seconds since the previous mark (the first: since the process
+ * began) less `minus`, seconds spent inside the interval that another
+ * phase line reports. Sets the mark to now.
+ */
+void wb_phase(const char *name, double minus);
+/* The clock wb_phase() reads, in seconds; wb_phase_begin() sets the first
+ * mark (at the start of main()). */
+double wb_phase_now(void);
+void wb_phase_begin(void);
 
 #endif /* WB_RESULT_H */

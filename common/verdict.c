@@ -18,6 +18,7 @@ static const char *const keys[WB_V_COUNT] = {
 	[WB_V_ERROR] = "GRADER_ERROR",
 	[WB_V_SUSPICIOUS] = "SUSPICIOUS",
 	[WB_V_REJECTED] = "REJECTED",
+	[WB_V_SKELETON] = "SKELETON",
 };
 
 static const char *const labels[WB_V_COUNT] = {
@@ -35,6 +36,7 @@ static const char *const labels[WB_V_COUNT] = {
 	[WB_V_ERROR] = "GRADER ERROR",
 	[WB_V_SUSPICIOUS] = "SUSPICIOUS",
 	[WB_V_REJECTED] = "REJECTED",
+	[WB_V_SKELETON] = "SKELETON",
 };
 
 const char *wb_verdict_key(enum wb_verdict v)

@@ -24,6 +24,7 @@ enum wb_verdict {
 	WB_V_SUSPICIOUS, /* faster than the hardware allows: not computed by
 			  * the timed calls */
 	WB_V_REJECTED,  /* the file defines or calls what it may not: not run */
+	WB_V_SKELETON,  /* build-only mode: compiled, still calls WB_TODO */
 	WB_V_COUNT
 };
 

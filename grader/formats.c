@@ -174,7 +174,7 @@ static void tsv_body(FILE *f, const struct g_run *run)
 		   "time_us\tnaive_us\tpeer_us\tgbps\tpct_copy\ttier\t"
 		   "tflops\tpct_peer\tsettings\ttechnique\tshare\tshare_lo\t"
 		   "share_hi\tideal_us\tsol\ttiers_from\ttier_speedups\t"
-		   "audit\n");
+		   "audit\twall_s\tref_s\tphases\n");
 	for (int i = 0; i < run->nrows; i++) {
 		const struct g_row *row = &run->rows[i];
 		const struct g_result *r = &row->res;
@@ -197,8 +197,14 @@ static void tsv_body(FILE *f, const struct g_run *run)
 			row->spec.tiers_from[0] ? row->spec.tiers_from : "lab");
 		for (int k = 0; k < row->spec.ntiers && r->at[0] > 0; k++)
 			fprintf(f, "%s%.3f", k ? " " : "", r->at[k]);
-		fprintf(f, "%s\t%s\n", row->spec.ntiers && r->at[0] > 0 ? "" : "-",
+		fprintf(f, "%s\t%s\t", row->spec.ntiers && r->at[0] > 0 ? "" : "-",
 			r->audit[0] ? r->audit : "-");
+		/* where the time went: tests/gpu/phases.sh */
+		fprintf(f, "%.3f\t%.3f\t", r->wall_s, r->ref_s);
+		for (int k = 0; k < r->nphases; k++)
+			fprintf(f, "%s%s=%.3f", k ? " " : "", r->phase_name[k],
+				r->phase_s[k]);
+		fprintf(f, "%s\n", r->nphases ? "" : "-");
 	}
 }
 

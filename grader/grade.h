@@ -71,6 +71,9 @@ struct g_spec {
 	int bad_rules;                    /* rules the driver could not read */
 };
 
+/* Phases a runner may report (result.h's "phase" lines). */
+#define G_MAX_PHASES 16
+
 struct g_timing {
 	int have;
 	double median_us, q1_us, q3_us;
@@ -103,6 +106,12 @@ struct g_result {
 	double bytes;
 	double flops;      /* 0 unless the exercise counts FLOPs */
 	double wall_s;
+	/* where the time went (tests/gpu/phases.sh): the grader's reference
+	 * run (0 when cached), and the runner's "phase" lines in order */
+	double ref_s;
+	char phase_name[G_MAX_PHASES][16];
+	double phase_s[G_MAX_PHASES];
+	int nphases;
 	int technique;     /* enum g_technique: its rules' outcome */
 	char audit[G_DETAIL_LEN]; /* unusual but allowed features (inspect.c) */
 

@@ -40,6 +40,7 @@ void g_objinfo_load(const char *runner, struct g_objinfo *oi)
 	oi->hostsys = load_fresh(runner, ".hostsys", since);
 	oi->ptx = load_fresh(runner, ".ptx", since);
 	oi->sass = load_fresh(runner, ".sass", since);
+	oi->resources = load_fresh(runner, ".resources", since);
 }
 
 void g_objinfo_free(struct g_objinfo *oi)
@@ -52,6 +53,7 @@ void g_objinfo_free(struct g_objinfo *oi)
 	free(oi->hostsys);
 	free(oi->ptx);
 	free(oi->sass);
+	free(oi->resources);
 	memset(oi, 0, sizeof(*oi));
 }
 

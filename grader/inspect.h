@@ -48,11 +48,22 @@ struct g_objinfo {
 	char *hostsys; /* "INSTRUCTION FUNCTION\tDEMANGLED": system calls */
 	char *ptx;
 	char *sass;
+	char *resources; /* "FUNCTION ARCH REGS SHARED STACK STORES LOADS\t
+			  * DEMANGLED": each kernel, from ptxas */
 };
 
 /* Read RUNNER.syms etc., skipping any older than the runner itself. */
 void g_objinfo_load(const char *runner, struct g_objinfo *oi);
 void g_objinfo_free(struct g_objinfo *oi);
+
+/* resources.c: what a build alone can say (the no-GPU report). Whether
+ * the file still calls WB_TODO, and from which function (fn); a detail
+ * per kernel with its registers, static shared memory and spills. */
+int g_is_skeleton(const struct g_objinfo *oi, char *fn, size_t n);
+void g_resources_details(const struct g_objinfo *oi, struct g_result *r);
+/* Build-only mode's verdict for a runner that built and was not rejected:
+ * SKELETON or BUILT, with the kernels' details. */
+void g_build_only(const char *runner, struct g_result *r);
 
 /*
  * The symbol checks: 0 when the file may run, -1 with the reasons added to

@@ -30,8 +30,11 @@
 #   RUNNER.ptx      its PTX (nvcc -ptx -rdc=true, so that every device
 #                   function and variable is listed, inlined or not)
 #   RUNNER.sass     its SASS, where cuobjdump is installed
+#   RUNNER.resources  each kernel's registers, static shared memory, stack
+#                   and spills, from ptxas (see below)
 # NVCC (environment) names nvcc; binutils' nm, readelf and objdump do the
-# rest.
+# rest. PTX_MADE (environment): the PTX, already compiled by the caller
+# (the Makefile does it beside the object), to move into place.
 
 set -u
 runner=$1 src=$2 ptxflags=$3
@@ -41,7 +44,7 @@ NVCC=${NVCC:-nvcc}
 
 rm -f "$runner.syms" "$runner.ctors" "$runner.calls" "$runner.entries" \
 	"$runner.labsyms" "$runner.hostsys" "$runner.ptx" "$runner.sass" \
-	"$runner.inspect.log"
+	"$runner.resources" "$runner.inspect.log"
 exec 2> "$runner.inspect.log"
 
 # Symbols, with demangled names for the messages (same order both ways).
@@ -182,8 +185,52 @@ if objdump -d -w --no-show-raw-insn "$obj" > "$runner.dis.tmp"; then
 fi
 rm -f "$runner.dis.tmp" "$runner.sys.tmp" "$runner.dem.tmp"
 
+# Each kernel's resources, as ptxas reported them in the compile's log (the
+# Makefile compiles student files with -Xptxas -v): "FUNCTION ARCH
+# REGISTERS SHARED STACK SPILL-STORES SPILL-LOADS<TAB>DEMANGLED", one a
+# line (SHARED: static shared memory, bytes). The lines are then taken out
+# of the log, which is kept for errors and warnings.
+if [ -f "$runner.log" ]; then
+	awk '
+	/^ptxas info *: Compiling entry function / {
+		fn = $0; sub(/.*function \047/, "", fn); sub(/\047.*/, "", fn)
+		arch = $0; sub(/.*for \047/, "", arch); sub(/\047.*/, "", arch)
+		stack = stores = loads = 0
+		next
+	}
+	/bytes stack frame, .* bytes spill stores, .* bytes spill loads/ {
+		stack = $1; stores = $5; loads = $9
+		next
+	}
+	/^ptxas info *: Used [0-9]+ registers/ && fn != "" {
+		regs = $0; sub(/.*Used /, "", regs); sub(/ registers.*/, "", regs)
+		smem = 0
+		if ($0 ~ /[0-9]+ bytes smem/) {
+			smem = $0; sub(/ bytes smem.*/, "", smem); sub(/.* /, "", smem)
+		}
+		print fn, arch, regs, smem, stack, stores, loads
+		fn = ""
+	}' "$runner.log" > "$runner.res.tmp"
+	cut -d' ' -f1 "$runner.res.tmp" | c++filt > "$runner.dem.tmp" &&
+		paste "$runner.res.tmp" "$runner.dem.tmp" > "$runner.resources"
+	grep -v -e '^ptxas info' -e 'bytes stack frame, .* bytes spill stores' \
+		"$runner.log" > "$runner.log.tmp"
+	[ $? -le 1 ] && mv -f "$runner.log.tmp" "$runner.log" # 1: nothing else
+	rm -f "$runner.res.tmp" "$runner.dem.tmp" "$runner.log.tmp"
+fi
+
 # PTX of the student's file alone; -rdc=true keeps every device function.
-"$NVCC" $ptxflags -rdc=true -ptx "$src" -o "$runner.ptx" || rm -f "$runner.ptx"
+# The Makefile compiles it beside the object and names it in PTX_MADE; it
+# is moved here, after the link, so that it is newer than the runner.
+if [ -n "${PTX_MADE:-}" ]; then
+	if [ -s "$PTX_MADE" ]; then
+		mv -f "$PTX_MADE" "$runner.ptx" && touch "$runner.ptx"
+	else
+		cat "$runner.ptx.log" >&2
+	fi
+else
+	"$NVCC" $ptxflags -rdc=true -ptx "$src" -o "$runner.ptx" || rm -f "$runner.ptx"
+fi
 
 # SASS, where the toolkit has cuobjdump.
 cuobjdump=$(dirname "$NVCC")/cuobjdump

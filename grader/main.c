@@ -523,7 +523,7 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 		   g_inspect_runner(runner, &row->spec, r) < 0) {
 		/* REJECTED (inspect.h): the file is never run. */
 	} else if (o->mode == G_BUILD_ONLY) {
-		r->verdict = WB_V_BUILT;
+		g_build_only(runner, r);
 	} else if (need_ref && reference_run(o->build_dir, o->reference_dir,
 					      o->seed, dev, row)) {
 		r->verdict = WB_V_ERROR;
@@ -695,7 +695,8 @@ static int finish(const struct options *o, struct g_run *run)
 	for (int i = 0; i < run->nrows; i++) {
 		enum wb_verdict v = run->rows[i].res.verdict;
 
-		all_ok &= v == WB_V_PASS || (o->mode == G_BUILD_ONLY && v == WB_V_BUILT);
+		all_ok &= v == WB_V_PASS || (o->mode == G_BUILD_ONLY &&
+					     (v == WB_V_BUILT || v == WB_V_SKELETON));
 	}
 	return all_ok ? 0 : 1;
 }

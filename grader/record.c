@@ -192,6 +192,30 @@ static void after_end(struct g_result *r)
 	g_detail(r, "%s", AFTER_END);
 }
 
+/* "phase NAME SECONDS": where the runner's time went; the same name
+ * twice adds up (one per benchmark shape). */
+static int phase_line(const char *l, struct g_result *r)
+{
+	char name[16];
+	double s;
+	int i;
+
+	if (sscanf(l, "%15s %lf", name, &s) != 2 || !(s >= 0) || s > 1e6)
+		return -1;
+	for (i = 0; i < r->nphases; i++)
+		if (!strcmp(r->phase_name[i], name))
+			break;
+	if (i == G_MAX_PHASES)
+		return -1;
+	if (i == r->nphases) {
+		memcpy(r->phase_name[i], name, sizeof(name));
+		r->phase_s[i] = 0;
+		r->nphases++;
+	}
+	r->phase_s[i] += s;
+	return 0;
+}
+
 static void record_line(char *l, void *arg)
 {
 	struct g_result *r = arg;
@@ -249,6 +273,9 @@ static void record_line(char *l, void *arg)
 		r->bytes = x;
 	} else if (strcmp(key, "flops") == 0 && sscanf(l + off, "%lf", &x) == 1) {
 		r->flops = x;
+	} else if (strcmp(key, "phase") == 0) {
+		if (phase_line(l + off, r))
+			r->garbled = 1;
 	} else if (strcmp(key, "seed") != 0) {
 		r->garbled = 1;
 	}

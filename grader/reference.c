@@ -109,6 +109,7 @@ int reference_run(const char *build_dir, const char *cache_dir,
 		if (proc_run(argv, out, row->spec.timeout_s, &pr) < 0 ||
 		    pr.timed_out)
 			return -1;
+		row->res.ref_s = pr.wall_s;
 		text = read_file(path, 1 << 20);
 		ref_store(path, key);
 		when = 0;

@@ -45,6 +45,12 @@ static void fmt_or_dash(char *buf, size_t n, const char *fmt, double x)
 		snprintf(buf, n, "-");
 }
 
+/* Built in build-only mode (no GPU) and never run: it has no points yet. */
+static int never_run(enum wb_verdict v)
+{
+	return v == WB_V_BUILT || v == WB_V_SKELETON;
+}
+
 /*
  * One row of the table: 80 columns. The naive's time, GB/s and each tier
  * as a speedup on this GPU are in the exercise's lines below the table.
@@ -62,11 +68,15 @@ static void row_line(FILE *f, const struct g_row *row)
 	fmt_us(tm, sizeof(tm), &r->t[G_STUDENT]);
 	fmt_or_dash(sp, sizeof(sp), "%.2fx", r->speedup);
 	fmt_or_dash(sol, sizeof(sol), "%.0f%%", 100 * r->share);
-	if (row->spec.speed)
+	if (row->spec.speed && !never_run(r->verdict))
 		snprintf(tier, sizeof(tier), "%d/%d", r->tier, row->spec.ntiers);
 	else
 		snprintf(tier, sizeof(tier), "-");
-	snprintf(pts, sizeof(pts), "%g/%g", r->points, r->max_points);
+	/* built, not run (no GPU): no points either way yet */
+	if (never_run(r->verdict))
+		snprintf(pts, sizeof(pts), "-/%g", r->max_points);
+	else
+		snprintf(pts, sizeof(pts), "%g/%g", r->points, r->max_points);
 	fprintf(f, "%-23s %-15s %9s %8s %5s %4s %9s\n", name,
 		wb_verdict_label(r->verdict), tm, sp, sol, tier, pts);
 }
@@ -132,8 +142,8 @@ static int ran_any(const struct g_run *run)
 	for (int i = 0; i < run->nrows; i++) {
 		enum wb_verdict v = run->rows[i].res.verdict;
 
-		if (v != WB_V_BUILT && v != WB_V_COMPILE_ERROR &&
-		    v != WB_V_REJECTED)
+		if (v != WB_V_BUILT && v != WB_V_SKELETON &&
+		    v != WB_V_COMPILE_ERROR && v != WB_V_REJECTED)
 			return 1;
 	}
 	return 0;

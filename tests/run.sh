@@ -325,17 +325,54 @@ build_layers() {
 	fi
 }
 
-# With no GPU, make grade says so in one line.
+# With no GPU, make grade says so in one line, then does what can be done
+# without one (make check): the untouched skeletons read SKELETON, with
+# no points; and it fails, since nothing was graded.
 build_nogpu() {
 	if ! "$DEVINFO" --check > /dev/null 2>&1; then
-		$MAKE --no-print-directory grade > "$LOGS/grade-nogpu.log" 2>&1
+		$MAKE --no-print-directory grade LAB=reduction > "$LOGS/grade-nogpu.log" 2>&1
 		rc=$?
 		if [ $rc -ne 0 ] && grep -q '^no CUDA GPU found: ' "$LOGS/grade-nogpu.log" &&
-		   [ "$(grep -c 'no CUDA GPU' "$LOGS/grade-nogpu.log")" -eq 1 ]; then
-			pass "build/make grade with no GPU says so in one line"
+		   [ "$(grep -c 'no CUDA GPU' "$LOGS/grade-nogpu.log")" -eq 1 ] &&
+		   grep -q '^05-reduction/sum  *SKELETON .* -/100$' "$LOGS/grade-nogpu.log" &&
+		   grep -q 'reduce_sum() calls WB_TODO' "$LOGS/grade-nogpu.log" &&
+		   grep -q '^Nothing was graded' "$LOGS/grade-nogpu.log" &&
+		   ! grep -q 'SEED=\|^total:' "$LOGS/grade-nogpu.log"; then
+			pass "build/make grade with no GPU says so in one line, then checks the skeletons"
 		else
-			fail "build/make grade with no GPU says so in one line" "$LOGS/grade-nogpu.log"
+			fail "build/make grade with no GPU says so in one line, then checks" "$LOGS/grade-nogpu.log"
 		fi
+	else
+		skip "build/make grade with no GPU: there is a GPU here"
+	fi
+	# LAUNCH as ssh runs it: the words read by a second shell, no
+	# environment. The settings must arrive: this SRC, LAB and EX.
+	if [ -d tests/broken/compile-error ]; then
+		$MAKE --no-print-directory grade LAUNCH="sh tests/launch/fake-ssh.sh gpuhost" \
+			SRC="tests/broken/compile-error solutions" LAB=reduction EX=sum \
+			> "$LOGS/launch-ssh.log" 2>&1
+		if grep -q '^05-reduction/sum  *COMPILE ERROR' "$LOGS/launch-ssh.log" &&
+		   ! grep -q '^05-reduction/argmax' "$LOGS/launch-ssh.log" &&
+		   grep -q 'identifier "total" is undefined' "$LOGS/launch-ssh.log"; then
+			pass "build/make grade LAUNCH=\"ssh host\" takes SRC, LAB and EX along, without the environment"
+		else
+			fail "build/make grade LAUNCH=\"ssh host\" takes the settings along" "$LOGS/launch-ssh.log"
+		fi
+	else
+		skip "build/make grade LAUNCH=ssh: $NO_SOLUTIONS"
+	fi
+
+	# make check on a solution: BUILT, with its kernels' registers
+	$MAKE --no-print-directory check SRC=solutions LAB=reduction EX=sum \
+		> "$LOGS/check-solution.log" 2>&1
+	if [ ! -d solutions ]; then
+		skip "build/make check names each kernel's registers: $NO_SOLUTIONS"
+	elif grep -q '^05-reduction/sum  *BUILT .* -/100$' "$LOGS/check-solution.log" &&
+	     grep -q '^kernel [A-Za-z_].* ([a-z]*_[0-9]*): [0-9][0-9]* registers, [0-9][0-9]* B static shared memory' \
+		"$LOGS/check-solution.log"; then
+		pass "build/make check names each kernel's registers, shared memory and spills"
+	else
+		fail "build/make check names each kernel's registers" "$LOGS/check-solution.log"
 	fi
 }
 

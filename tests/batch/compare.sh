@@ -12,7 +12,8 @@
 #           or when the file was REJECTED, and so never run); not checked
 #           for a student graded UNSANDBOXED (SANDBOX=off)
 # OUT       the batch's output folder (verdicts.csv, students/)
-# With --build-only, verdicts that only a GPU can reach read BUILT
+# With --build-only, verdicts that only a GPU can reach read BUILT (an
+# untouched skeleton, NOT_IMPLEMENTED when run, reads SKELETON)
 # (COMPILE_ERROR, MISSING and REJECTED are decided before running).
 # Prints one line per student; exit status 0 when every line holds.
 
@@ -79,7 +80,11 @@ for student in $(awk '!/^#/ && NF { print $1 }' "$expected" | uniq); do
 			continue
 		fi
 		if [ $build_only = 1 ]; then
-			case $want in COMPILE_ERROR|MISSING|REJECTED) ;; *) want=BUILT ;; esac
+			case $want in
+			COMPILE_ERROR|MISSING|REJECTED) ;;
+			NOT_IMPLEMENTED) want=SKELETON ;; # its WB_TODO, seen unrun
+			*) want=BUILT ;;
+			esac
 		fi
 		have=$(got "$s" "$ex")
 		if [ "$have" = "$want" ]; then

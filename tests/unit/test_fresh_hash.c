@@ -195,6 +195,48 @@ static void none_flips_nothing(void **state)
 	}
 }
 
+/*
+ * wb_fresh_perturb_host() makes a block's masks from one hash: it must
+ * flip exactly the bytes wb_fresh_byte_mask() names, for every kind, at
+ * lengths that end inside a block, a word or at a block's edge.
+ */
+static void host_perturbation_is_the_byte_masks(void **state)
+{
+	static const size_t lens[] = { 0, 1, 3, 4, 5, 63, 64, 65, 127, 128,
+				       129, 255, 256, 1000, 4099, 4 * WORDS };
+	static unsigned char src[4 * WORDS], dst[4 * WORDS];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(src); i++)
+		src[i] = (unsigned char)(wb_fresh_hash(i, 7) >> 3);
+	for (size_t k = 0; k < N(kinds); k++)
+		for (size_t j = 0; j < N(keys); j++)
+			for (size_t l = 0; l < N(lens); l++) {
+				size_t n = lens[l];
+
+				memset(dst, 0xa5, sizeof(dst));
+				wb_fresh_perturb_host(dst, src, n, kinds[k],
+						      keys[j]);
+				for (size_t b = 0; b < n; b++) {
+					unsigned want = src[b] ^
+						wb_fresh_byte_mask(kinds[k], b,
+								   keys[j]);
+
+					if (dst[b] != want)
+						fail_msg("kind %d key %zu length "
+							 "%zu byte %zu: %02x, "
+							 "not %02x", kinds[k],
+							 j, n, b, dst[b], want);
+				}
+				for (size_t b = n; b < sizeof(dst); b++)
+					if (dst[b] != 0xa5)
+						fail_msg("kind %d length %zu: "
+							 "byte %zu past the end "
+							 "written", kinds[k],
+							 n, b);
+			}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +246,7 @@ int main(void)
 		cmocka_unit_test(keys_give_different_masks),
 		cmocka_unit_test(words_differ_within_one_hash),
 		cmocka_unit_test(none_flips_nothing),
+		cmocka_unit_test(host_perturbation_is_the_byte_masks),
 	};
 
 	return cmocka_run_group_tests_name("fresh_hash", tests, NULL, NULL);

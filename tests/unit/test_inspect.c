@@ -1012,6 +1012,51 @@ static void failed_rule_withholds_performance_points(void **state)
 	assert_near(r.points, 100, 0);
 }
 
+/* ---- what a build alone can say (resources.c) ---- */
+
+static void skeleton_is_the_wb_todo_reference(void **state)
+{
+	struct g_objinfo oi = { 0 };
+	char fn[64];
+
+	(void)state;
+	oi.syms = "T reduce_sum\treduce_sum\nU wb_todo\twb_todo\n";
+	oi.calls = "cudaMalloc reduce_sum\nwb_todo reduce_sum\n";
+	assert_int_equal(g_is_skeleton(&oi, fn, sizeof(fn)), 1);
+	assert_string_equal(fn, "reduce_sum");
+	/* a file that defines its own wb_todo_x, or only mentions it */
+	oi.syms = "T reduce_sum\treduce_sum\nU wb_todo_extra\twb_todo_extra\n";
+	assert_int_equal(g_is_skeleton(&oi, fn, sizeof(fn)), 0);
+	oi.syms = NULL;
+	assert_int_equal(g_is_skeleton(&oi, fn, sizeof(fn)), 0);
+}
+
+static void resources_one_architecture_and_spills(void **state)
+{
+	struct g_objinfo oi = { 0 };
+	struct g_result r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	oi.resources =
+		"_Z3addPfi sm_75 32 0 0 0 0\tadd(float*, int)\n"
+		"_Z3mulPfi sm_75 255 4096 64 48 40\tmul(float*, int)\n"
+		"_Z3addPfi sm_90 30 0 0 0 0\tadd(float*, int)\n";
+	g_resources_details(&oi, &r);
+	assert_int_equal(r.ndetails, 3);
+	assert_string_equal(r.details[0], "kernel add (sm_75): 32 registers, "
+			    "0 B static shared memory, no spills");
+	assert_non_null(strstr(r.details[1], "kernel mul (sm_75): 255 "
+				"registers, 4096 B static shared memory, "
+				"stack frame 64 B"));
+	assert_non_null(strstr(r.details[2], "48 B stored and 40 B loaded"));
+	memset(&r, 0, sizeof(r));
+	oi.resources = "_Z3addPfi sm_75 lots\n";
+	g_resources_details(&oi, &r);
+	assert_int_equal(r.ndetails, 1);
+	assert_non_null(strstr(r.details[0], "could not be read"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1045,6 +1090,8 @@ int main(void)
 		cmocka_unit_test(technique_must_not_names_what_it_found),
 		cmocka_unit_test(technique_unchecked_and_none),
 		cmocka_unit_test(failed_rule_withholds_performance_points),
+		cmocka_unit_test(skeleton_is_the_wb_todo_reference),
+		cmocka_unit_test(resources_one_architecture_and_spills),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -440,6 +440,10 @@ static void record_unknown_key(void **state)
 		"clock fast 1980 1980\n",
 		"rounds 31 2 1 0 3\n",
 		"rounds 31 2 1 0 3 no\n",
+		/* phase: a name and non-negative seconds */
+		"phase init\n",
+		"phase init -1\n",
+		"phase init soon\n",
 	};
 
 	(void)state;
@@ -453,6 +457,26 @@ static void record_unknown_key(void **state)
 			fail_msg("\"%s\" was not flagged as garbled", bad[i]);
 		assert_int_equal(r.verdict, WB_V_PASS);
 	}
+}
+
+/* Phases: in the order first seen, a name seen again (one per benchmark
+ * shape) adds up; none is part of a grade. */
+static void record_phases_add_up_in_order(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record("phase init 0.25\nphase checks 0.5\nphase prep 1\n"
+		       "phase rounds 0.125\nphase prep 2\nverdict PASS\nend\n",
+		       &r);
+	assert_false(r.garbled);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	assert_int_equal(r.nphases, 4);
+	assert_string_equal(r.phase_name[0], "init");
+	assert_string_equal(r.phase_name[2], "prep");
+	assert_true(r.phase_s[2] == 3.0);
+	assert_true(r.phase_s[3] == 0.125);
+	assert_true(r.points == 0);
 }
 
 static void record_details_in_order_and_capped(void **state)
@@ -635,6 +659,7 @@ int main(void)
 		cmocka_unit_test(record_every_verdict_key),
 		cmocka_unit_test(record_unknown_key),
 		cmocka_unit_test(record_details_in_order_and_capped),
+		cmocka_unit_test(record_phases_add_up_in_order),
 		cmocka_unit_test(record_long_detail_truncated),
 		cmocka_unit_test(record_null_and_empty),
 		cmocka_unit_test(record_crlf_and_blank_lines),

@@ -382,7 +382,7 @@ static const char *const tsv_columns[] = {
 	"time_us", "naive_us", "peer_us", "gbps", "pct_copy", "tier",
 	"tflops", "pct_peer", "settings", "technique",
 	"share", "share_lo", "share_hi", "ideal_us", "sol", "tiers_from",
-	"tier_speedups", "audit",
+	"tier_speedups", "audit", "wall_s", "ref_s", "phases",
 };
 
 #define NCOLS (int)(sizeof(tsv_columns) / sizeof(tsv_columns[0]))
