@@ -93,7 +93,7 @@ CUDA_INC  := -I$(CUDA_HOME)/include -Icommon
 # CUDA C: -lineinfo maps sanitizer and profiler reports to source lines.
 NVFLAGS   ?= -O3 -lineinfo
 NVFLAGS   += $(ARCH) -std=c++17 -Icommon -Xcompiler -Wall -MMD -MP
-LDLIBS    := -lm -ldl
+LDLIBS    := -lm -ldl -lpthread
 # The PTX that technique checks read (grader/inspect.sh): one architecture.
 INSPECT_PTXFLAGS := -O3 -lineinfo -arch=compute_$(SM_LOW) -std=c++17 -Icommon
 

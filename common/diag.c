@@ -153,6 +153,13 @@ void wb_diag_cmp_ok(struct wb_diag *d, size_t n)
 	d->call++;
 }
 
+void wb_diag_cmp_ok_n(struct wb_diag *d, size_t n, size_t calls)
+{
+	if (!d->rerun)
+		d->compared += n;
+	d->call += (int)calls;
+}
+
 void wb_diag_cmp_i64(struct wb_diag *d, const int64_t *got,
 		     const int64_t *want, size_t n)
 {

@@ -102,8 +102,10 @@ void wb_diag_cmp_f32(struct wb_diag *d, const float *got, const double *want,
 void wb_diag_cmp_i64(struct wb_diag *d, const int64_t *got,
 		     const int64_t *want, size_t n);
 
-/* A comparison that passed: only counted. */
+/* A comparison that passed: only counted. _n: `calls` of them, n values
+ * in all (a check made on several threads: wb_check_chunks). */
 void wb_diag_cmp_ok(struct wb_diag *d, size_t n);
+void wb_diag_cmp_ok_n(struct wb_diag *d, size_t n, size_t calls);
 
 /* The likely cause in one or two sentences; 0 when no pattern is clear. */
 int wb_diag_cause(const struct wb_diag *d, char *buf, size_t n);

@@ -276,4 +276,26 @@ void wb_check_i64(struct wb_ctx *c, const char *what, const int64_t *got,
  * the size failed, when the host has no memory for it. */
 double *wb_ref_scratch(struct wb_ctx *c, size_t n);
 
+/*
+ * For check(): the same comparisons, chunk by chunk on several threads
+ * (a row, or a stretch of elements, a chunk). chunk(c, p, k, scratch,
+ * arg) makes chunk k's reference in scratch (`scratch` doubles) and
+ * compares each output of the chunk with wb_chunk_f32(p, ...); it must
+ * only read the inputs and write its scratch. When every chunk passes,
+ * the result is the same as wb_check_f32() on every chunk in order; when
+ * one does not, the chunks are checked again in order on one thread, up to
+ * the first that fails, with wb_check_f32(), and note(c, k) is called
+ * after it (the report is then exactly the one-thread one). Threads: up
+ * to WB_CHECK_THREADS, one when only one CPU is there or one cannot start.
+ */
+struct wb_chunks;
+typedef void wb_chunk_fn(struct wb_ctx *c, struct wb_chunks *p, size_t k,
+			 double *scratch, const void *arg);
+typedef void wb_chunk_note_fn(struct wb_ctx *c, size_t k, size_t nchunks);
+void wb_check_chunks(struct wb_ctx *c, size_t nchunks, size_t scratch,
+		     wb_chunk_fn *chunk, const void *arg,
+		     wb_chunk_note_fn *note);
+void wb_chunk_f32(struct wb_chunks *p, const char *what, const float *got,
+		  const double *want, size_t n, double atol, double rtol);
+
 #endif /* WB_HARNESS_H */

@@ -81,6 +81,12 @@
 #define WB_VERIFY_P 0.125
 #define WB_VERIFY_MAX 3
 
+/* Threads a lab's check may use to make its double-precision reference
+ * (wb_check_chunks): the checks at the benchmark size were most of an
+ * exercise's time (tests/gpu/phases.sh); past 8 the readback and the
+ * inputs' comparison, one thread each, are most of what is left. */
+#define WB_CHECK_THREADS 8
+
 /* Traffic below this many bytes (the 4-byte result of a sum) is not
  * probed: its time is within the noise of the rest. */
 #define WB_PROBE_MIN_BYTES (1u << 20)

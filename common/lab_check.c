@@ -9,12 +9,16 @@
  * Host code with no CUDA: the unit tests include it whole
  * (tests/unit/test_lab_check.c).
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "harness.h"
 #include "integrity.h"
+#include "knobs.h"
 
 static void report_cmp(struct wb_ctx *c, const char *what,
 		       const struct wb_cmp *r, const char *tol)
@@ -70,4 +74,138 @@ double *wb_ref_scratch(struct wb_ctx *c, size_t n)
 		wb_fail(c, "the grader ran out of host memory for its "
 			   "reference");
 	return p;
+}
+
+/* ---- checks on several threads (wb_check_chunks) ---- */
+
+/* The work shared by the threads of one wb_check_chunks(). */
+struct chunk_job {
+	struct wb_ctx *c;
+	wb_chunk_fn *chunk;
+	const void *arg;
+	size_t nchunks, scratch;
+	atomic_size_t next;      /* the next chunk to take */
+	atomic_size_t first_bad; /* the lowest chunk that failed, or nchunks */
+	atomic_size_t values;    /* values compared by chunks that passed */
+	atomic_size_t calls;     /* their comparisons */
+	atomic_int no_memory;
+};
+
+/* What a chunk function compares through: quietly, on a thread, or with
+ * wb_check_f32() on the caller's thread (serial). */
+struct wb_chunks {
+	struct wb_ctx *c;
+	int serial;
+	int bad;                 /* quiet: a comparison of this chunk failed */
+	size_t values, calls;
+};
+
+void wb_chunk_f32(struct wb_chunks *p, const char *what, const float *got,
+		  const double *want, size_t n, double atol, double rtol)
+{
+	struct wb_cmp r;
+
+	if (p->serial) {
+		wb_check_f32(p->c, what, got, want, n, atol, rtol);
+		return;
+	}
+	wb_cmp_f32(got, want, n, atol, rtol, &r);
+	p->bad |= r.bad != 0;
+	p->values += n;
+	p->calls++;
+}
+
+static void *chunk_worker(void *arg)
+{
+	struct chunk_job *j = arg;
+	double *scratch = malloc((j->scratch ? j->scratch : 1) * sizeof(double));
+	size_t k;
+
+	if (!scratch) {
+		atomic_store(&j->no_memory, 1);
+		return NULL;
+	}
+	while ((k = atomic_fetch_add(&j->next, 1)) < j->nchunks &&
+	       k < atomic_load(&j->first_bad)) {
+		struct wb_chunks p = { .c = j->c };
+		size_t bad;
+
+		j->chunk(j->c, &p, k, scratch, j->arg);
+		if (!p.bad) {
+			atomic_fetch_add(&j->values, p.values);
+			atomic_fetch_add(&j->calls, p.calls);
+			continue;
+		}
+		bad = atomic_load(&j->first_bad);
+		while (k < bad &&
+		       !atomic_compare_exchange_weak(&j->first_bad, &bad, k))
+			;
+	}
+	free(scratch);
+	return NULL;
+}
+
+/* Every chunk on up to WB_CHECK_THREADS threads; 0 when all passed. */
+static int chunks_parallel(struct chunk_job *j)
+{
+	pthread_t t[WB_CHECK_THREADS];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = cpus < 1 ? 1 : cpus > WB_CHECK_THREADS ? WB_CHECK_THREADS :
+							 (int)cpus;
+	int started = 0;
+
+	if ((size_t)n > j->nchunks)
+		n = (int)j->nchunks;
+	while (started < n - 1 &&
+	       !pthread_create(&t[started], NULL, chunk_worker, j))
+		started++;
+	chunk_worker(j); /* this thread too */
+	for (int i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	return atomic_load(&j->no_memory) ||
+	       atomic_load(&j->first_bad) < j->nchunks;
+}
+
+/* In order, on this thread, up to the first chunk that fails. */
+static void chunks_serial(struct wb_ctx *c, size_t nchunks, size_t scratch,
+			  wb_chunk_fn *chunk, const void *arg,
+			  wb_chunk_note_fn *note)
+{
+	struct wb_chunks p = { .c = c, .serial = 1 };
+	double *want = wb_ref_scratch(c, scratch ? scratch : 1);
+
+	for (size_t k = 0; want && k < nchunks && !c->failed; k++) {
+		chunk(c, &p, k, want, arg);
+		if (c->failed && note)
+			note(c, k, nchunks);
+	}
+	free(want);
+}
+
+void wb_check_chunks(struct wb_ctx *c, size_t nchunks, size_t scratch,
+		     wb_chunk_fn *chunk, const void *arg,
+		     wb_chunk_note_fn *note)
+{
+	struct chunk_job j = {
+		.c = c, .chunk = chunk, .arg = arg, .nchunks = nchunks,
+		.scratch = scratch,
+	};
+
+	/* A rerun (diag.h) compares value by value: one thread, as always. */
+	if (nchunks < 2 || wb_diag.rerun) {
+		chunks_serial(c, nchunks, scratch, chunk, arg, note);
+		return;
+	}
+	atomic_init(&j.next, 0);
+	atomic_init(&j.first_bad, nchunks);
+	atomic_init(&j.values, 0);
+	atomic_init(&j.calls, 0);
+	atomic_init(&j.no_memory, 0);
+	if (chunks_parallel(&j)) {
+		chunks_serial(c, nchunks, scratch, chunk, arg, note);
+		return;
+	}
+	/* What wb_check_f32() would have counted, chunk after chunk. */
+	wb_diag_cmp_ok_n(&wb_diag, atomic_load(&j.values),
+			 atomic_load(&j.calls));
 }

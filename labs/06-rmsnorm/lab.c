@@ -95,34 +95,46 @@ static double bf16_at(const void *p, size_t i)
  */
 
 
-/* Row by row: the reference from x and w, then y against it. */
+/* What check_rows() compares with: how values are read, the tolerance. */
+struct rows_check {
+	value_fn *at;
+	double atol, rtol;
+};
+
+/* Row r: the reference from x and w, then y against it. */
+static void check_row(struct wb_ctx *c, struct wb_chunks *p, size_t r,
+		      double *xr, const void *arg)
+{
+	const struct rows_check *rc = arg;
+	size_t h = c->size->n[1];
+	double *wr = xr + h, *want = wr + h;
+	float *got = (float *)(want + h);
+
+	for (size_t i = 0; i < h; i++) {
+		wr[i] = rc->at(c->buf[W].host, i);
+		xr[i] = rc->at(c->buf[X].host, r * h + i);
+		got[i] = (float)rc->at(c->buf[Y].host, r * h + i);
+	}
+	cpu_rmsnorm_row(xr, wr, want, h);
+	wb_chunk_f32(p, "y", got, want, h, wb_row_atol(want, h, rc->atol),
+		     rc->rtol);
+}
+
+static void note_row(struct wb_ctx *c, size_t r, size_t rows)
+{
+	wb_fail(c, "  (row %zu of %zu; y indices above are within the row)", r,
+		rows);
+}
+
+/* Row by row, on several threads (wb_check_chunks); each row's scratch
+ * holds x, w and the reference in double, and y read as float. */
 static void check_rows(struct wb_ctx *c, value_fn *at, double atol, double rtol)
 {
-	size_t rows = c->size->n[0], h = c->size->n[1];
-	double *xr = malloc(3 * h * sizeof(double)), *wr = xr + h, *want = wr + h;
-	float *got = malloc(h * sizeof(float));
+	struct rows_check rc = { at, atol, rtol };
+	size_t h = c->size->n[1];
 
-	if (!xr || !got) {
-		wb_fail(c, "the grader ran out of host memory checking y");
-		goto out;
-	}
-	for (size_t i = 0; i < h; i++)
-		wr[i] = at(c->buf[W].host, i);
-	for (size_t r = 0; r < rows && !c->failed; r++) {
-		for (size_t i = 0; i < h; i++) {
-			xr[i] = at(c->buf[X].host, r * h + i);
-			got[i] = (float)at(c->buf[Y].host, r * h + i);
-		}
-		cpu_rmsnorm_row(xr, wr, want, h);
-		wb_check_f32(c, "y", got, want, h,
-			     wb_row_atol(want, h, atol), rtol);
-		if (c->failed)
-			wb_fail(c, "  (row %zu of %zu; y indices above are within "
-				   "the row)", r, rows);
-	}
-out:
-	free(xr);
-	free(got);
+	wb_check_chunks(c, c->size->n[0], 3 * h + (h + 1) / 2, check_row, &rc,
+			note_row);
 }
 
 /*

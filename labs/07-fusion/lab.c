@@ -109,24 +109,34 @@ static int gelu_run(struct wb_ctx *c, enum wb_impl impl)
 #define GELU_ATOL 1e-6
 #define GELU_RTOL 1e-5
 
-/* Chunk by chunk, so the double reference stays small. */
-static void gelu_check(struct wb_ctx *c)
+/* Chunk by chunk, so the double reference stays small; on several
+ * threads (wb_check_chunks). */
+static void gelu_chunk(struct wb_ctx *c, struct wb_chunks *p, size_t k,
+		       double *want, const void *arg)
 {
 	const float *x = c->buf[G_X].host, *y = c->buf[G_Y].host;
+	size_t n = c->size->n[0], i0 = k * CHECK_CHUNK;
+	size_t m = n - i0 < CHECK_CHUNK ? n - i0 : CHECK_CHUNK;
+
+	(void)arg;
+	for (size_t i = 0; i < m; i++)
+		want[i] = cpu_gelu(x[i0 + i]);
+	wb_chunk_f32(p, "y", y + i0, want, m, GELU_ATOL, GELU_RTOL);
+}
+
+static void note_chunk(struct wb_ctx *c, size_t k, size_t nchunks)
+{
+	if (nchunks > 1)
+		wb_fail(c, "  (the indices above count from element %zu)",
+			k * CHECK_CHUNK);
+}
+
+static void gelu_check(struct wb_ctx *c)
+{
 	size_t n = c->size->n[0];
-	double *want = wb_ref_scratch(c, CHECK_CHUNK);
 
-	for (size_t i0 = 0; want && i0 < n && !c->failed; i0 += CHECK_CHUNK) {
-		size_t m = n - i0 < CHECK_CHUNK ? n - i0 : CHECK_CHUNK;
-
-		for (size_t i = 0; i < m; i++)
-			want[i] = cpu_gelu(x[i0 + i]);
-		wb_check_f32(c, "y", y + i0, want, m, GELU_ATOL, GELU_RTOL);
-		if (c->failed && n > CHECK_CHUNK)
-			wb_fail(c, "  (the indices above count from "
-				   "element %zu)", i0);
-	}
-	free(want);
+	wb_check_chunks(c, (n + CHECK_CHUNK - 1) / CHECK_CHUNK, CHECK_CHUNK,
+			gelu_chunk, NULL, note_chunk);
 }
 
 static void gelu_traffic(const struct wb_size *s, struct wb_traffic *t)
@@ -171,22 +181,23 @@ static int bias_gelu_run(struct wb_ctx *c, enum wb_impl impl)
 
 /* Row by row; the tolerance is gelu's (the reference adds x + b exactly,
  * the float sum's rounding, 6e-8 relative, is far inside it). */
-static void bias_gelu_check(struct wb_ctx *c)
+static void bias_gelu_row(struct wb_ctx *c, struct wb_chunks *p, size_t r,
+			  double *want, const void *arg)
 {
 	const float *x = c->buf[B_X].host, *b = c->buf[B_B].host;
 	const float *y = c->buf[B_Y].host;
-	size_t rows = c->size->n[0], cols = c->size->n[1];
-	double *want = wb_ref_scratch(c, cols);
+	size_t cols = c->size->n[1];
 
-	for (size_t r = 0; want && r < rows && !c->failed; r++) {
-		for (size_t i = 0; i < cols; i++)
-			want[i] = cpu_gelu((double)x[r * cols + i] + b[i]);
-		wb_check_f32(c, "y", y + r * cols, want, cols, GELU_ATOL,
-			     GELU_RTOL);
-		if (c->failed)
-			note_row(c, r, rows);
-	}
-	free(want);
+	(void)arg;
+	for (size_t i = 0; i < cols; i++)
+		want[i] = cpu_gelu((double)x[r * cols + i] + b[i]);
+	wb_chunk_f32(p, "y", y + r * cols, want, cols, GELU_ATOL, GELU_RTOL);
+}
+
+static void bias_gelu_check(struct wb_ctx *c)
+{
+	wb_check_chunks(c, c->size->n[0], c->size->n[1], bias_gelu_row, NULL,
+			note_row);
 }
 
 static void bias_gelu_traffic(const struct wb_size *s, struct wb_traffic *t)
@@ -304,33 +315,33 @@ static int add_rmsnorm_run(struct wb_ctx *c, enum wb_impl impl)
 
 
 /* Row by row: h = x + residual, then y from h, each against the kernel. */
-static void add_rmsnorm_check(struct wb_ctx *c)
+static void add_rmsnorm_row(struct wb_ctx *c, struct wb_chunks *p, size_t r,
+			    double *hr, const void *arg)
 {
 	const float *x = c->buf[A_X].host, *w = c->buf[A_W].host;
 	const float *res0 = c->buf[A_RES].init, *res = c->buf[A_RES].host;
 	const float *y = c->buf[A_Y].host;
-	size_t rows = c->size->n[0], h = c->size->n[1];
-	double *hr = wb_ref_scratch(c, 2 * h), *want = hr ? hr + h : NULL;
+	size_t h = c->size->n[1], off = r * h;
+	double ss = 0, scale, *want = hr + h;
 
-	for (size_t r = 0; hr && r < rows && !c->failed; r++) {
-		size_t off = r * h;
-		double ss = 0, scale;
-
-		for (size_t i = 0; i < h; i++) {
-			hr[i] = (double)x[off + i] + res0[off + i];
-			ss += hr[i] * hr[i];
-		}
-		wb_check_f32(c, "residual", res + off, hr, h,
-			     wb_row_atol(hr, h, RES_ATOL), RES_RTOL);
-		scale = 1.0 / sqrt(ss / (double)h + AR_EPS);
-		for (size_t i = 0; i < h; i++)
-			want[i] = hr[i] * scale * w[i];
-		wb_check_f32(c, "y", y + off, want, h,
-			     wb_row_atol(want, h, AR_ATOL), AR_RTOL);
-		if (c->failed)
-			note_row(c, r, rows);
+	(void)arg;
+	for (size_t i = 0; i < h; i++) {
+		hr[i] = (double)x[off + i] + res0[off + i];
+		ss += hr[i] * hr[i];
 	}
-	free(hr);
+	wb_chunk_f32(p, "residual", res + off, hr, h,
+		     wb_row_atol(hr, h, RES_ATOL), RES_RTOL);
+	scale = 1.0 / sqrt(ss / (double)h + AR_EPS);
+	for (size_t i = 0; i < h; i++)
+		want[i] = hr[i] * scale * w[i];
+	wb_chunk_f32(p, "y", y + off, want, h, wb_row_atol(want, h, AR_ATOL),
+		     AR_RTOL);
+}
+
+static void add_rmsnorm_check(struct wb_ctx *c)
+{
+	wb_check_chunks(c, c->size->n[0], 2 * c->size->n[1], add_rmsnorm_row,
+			NULL, note_row);
 }
 
 /* x, residual and w read; residual and y written. */
@@ -425,20 +436,22 @@ static int softmax_run(struct wb_ctx *c, enum wb_impl impl)
 #define SOFTMAX_ATOL 1e-9
 #define SOFTMAX_RTOL 1e-5
 
-static void softmax_check(struct wb_ctx *c)
+static void softmax_row(struct wb_ctx *c, struct wb_chunks *p, size_t r,
+			double *want, const void *arg)
 {
 	const float *x = c->buf[S_X].host, *y = c->buf[S_Y].host;
-	size_t rows = c->size->n[0], cols = c->size->n[1];
-	double *want = wb_ref_scratch(c, cols);
+	size_t cols = c->size->n[1];
 
-	for (size_t r = 0; want && r < rows && !c->failed; r++) {
-		cpu_softmax_row(x + r * cols, want, cols);
-		wb_check_f32(c, "y", y + r * cols, want, cols, SOFTMAX_ATOL,
-			     SOFTMAX_RTOL);
-		if (c->failed)
-			note_row(c, r, rows);
-	}
-	free(want);
+	(void)arg;
+	cpu_softmax_row(x + r * cols, want, cols);
+	wb_chunk_f32(p, "y", y + r * cols, want, cols, SOFTMAX_ATOL,
+		     SOFTMAX_RTOL);
+}
+
+static void softmax_check(struct wb_ctx *c)
+{
+	wb_check_chunks(c, c->size->n[0], c->size->n[1], softmax_row, NULL,
+			note_row);
 }
 
 static void softmax_traffic(const struct wb_size *s, struct wb_traffic *t)

@@ -122,6 +122,114 @@ static void ref_scratch_fails_the_size_without_memory(void **state)
 				     "its reference");
 }
 
+/* ---- wb_check_chunks: threads when all pass, one thread's report when not ---- */
+
+#define CHUNKS 64
+#define CHUNK_LEN 1000
+
+static float chunk_got[CHUNKS * CHUNK_LEN];
+
+/* The reference of chunk k: value i of the whole is i / 7; two outputs
+ * per chunk (the second the same values), as add_rmsnorm compares two. */
+static void test_chunk(struct wb_ctx *c, struct wb_chunks *p, size_t k,
+		       double *want, const void *arg)
+{
+	const int *two = arg;
+
+	(void)c;
+	for (size_t i = 0; i < CHUNK_LEN; i++)
+		want[i] = (double)(k * CHUNK_LEN + i) / 7.0;
+	wb_chunk_f32(p, "y", chunk_got + k * CHUNK_LEN, want, CHUNK_LEN, 1e-6,
+		     1e-6);
+	if (*two)
+		wb_chunk_f32(p, "z", chunk_got + k * CHUNK_LEN, want,
+			     CHUNK_LEN, 1e-6, 1e-6);
+}
+
+static size_t noted = (size_t)-1;
+
+static void test_note(struct wb_ctx *c, size_t k, size_t nchunks)
+{
+	noted = k;
+	wb_fail(c, "  (chunk %zu of %zu)", k, nchunks);
+}
+
+static void fill_right(void)
+{
+	for (size_t i = 0; i < CHUNKS * CHUNK_LEN; i++)
+		chunk_got[i] = (float)((double)i / 7.0);
+}
+
+/* What wb_check_f32() on every chunk, in order, on this thread says. */
+static void serial_reference(struct wb_ctx *c, int two)
+{
+	double want[CHUNK_LEN];
+
+	for (size_t k = 0; k < CHUNKS && !c->failed; k++) {
+		for (size_t i = 0; i < CHUNK_LEN; i++)
+			want[i] = (double)(k * CHUNK_LEN + i) / 7.0;
+		wb_check_f32(c, "y", chunk_got + k * CHUNK_LEN, want,
+			     CHUNK_LEN, 1e-6, 1e-6);
+		if (two)
+			wb_check_f32(c, "z", chunk_got + k * CHUNK_LEN, want,
+				     CHUNK_LEN, 1e-6, 1e-6);
+		if (c->failed)
+			test_note(c, k, CHUNKS);
+	}
+}
+
+static void chunks_all_right_count_as_one_thread(void **state)
+{
+	struct wb_ctx *c = *state;
+	int two = 1;
+	size_t compared;
+	int calls;
+
+	fill_right();
+	serial_reference(c, two);
+	compared = wb_diag.compared;
+	calls = wb_diag.call;
+	assert_false(c->failed);
+	wb_diag_reset(&wb_diag);
+	wb_check_chunks(c, CHUNKS, CHUNK_LEN, test_chunk, &two, test_note);
+	assert_false(c->failed);
+	assert_int_equal(nmsgs, 0);
+	assert_int_equal(wb_diag.compared, compared);
+	assert_int_equal(wb_diag.call, calls);
+	assert_int_equal(compared, 2 * CHUNKS * CHUNK_LEN);
+}
+
+/* Wrong values in chunks 9 and 41: the report is the one-thread one,
+ * chunk 9's, and nothing of chunk 41. */
+static void chunks_wrong_report_the_first_as_one_thread(void **state)
+{
+	struct wb_ctx *c = *state;
+	char want_msgs[MAX_MSGS][512];
+	int two = 0, want_n;
+
+	fill_right();
+	chunk_got[9 * CHUNK_LEN + 17] += 1.0f;
+	chunk_got[41 * CHUNK_LEN + 3] = -1.0f;
+	serial_reference(c, two);
+	assert_true(c->failed);
+	want_n = nmsgs;
+	memcpy(want_msgs, msgs, sizeof(msgs));
+	assert_int_equal(noted, 9);
+
+	c->failed = 0;
+	nmsgs = 0;
+	noted = (size_t)-1;
+	wb_diag_reset(&wb_diag);
+	wb_check_chunks(c, CHUNKS, CHUNK_LEN, test_chunk, &two, test_note);
+	assert_true(c->failed);
+	assert_int_equal(noted, 9);
+	assert_int_equal(nmsgs, want_n);
+	for (int i = 0; i < nmsgs; i++)
+		assert_string_equal(msgs[i], want_msgs[i]);
+	assert_contains(msgs[0], "1 of 1000 values of y wrong");
+	assert_contains(msgs[nmsgs - 1], "(chunk 9 of 64)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +239,9 @@ int main(void)
 		cmocka_unit_test_setup(check_i64_must_match_exactly, setup),
 		cmocka_unit_test_setup(ref_scratch_gives_memory, setup),
 		cmocka_unit_test_setup(ref_scratch_fails_the_size_without_memory,
+				       setup),
+		cmocka_unit_test_setup(chunks_all_right_count_as_one_thread, setup),
+		cmocka_unit_test_setup(chunks_wrong_report_the_first_as_one_thread,
 				       setup),
 	};
 
