@@ -107,6 +107,8 @@ DEVINFO   := $(B)/devinfo
 GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c course.c formats.c calibrate.c ncu.c inspect.c plausible.c gpustate.c
 GRADER_SRCS += symname.c allowlist.c symbols.c technique.c audit.c reference.c
 GRADER_SRCS += metrics.c ncu_csv.c profile_derive.c profile_render.c
+# report.html, report.run and the attempts' history (make report, history).
+GRADER_SRCS += runfile.c history.c html.c chart.c
 # The per-GPU lock, which make batch links too.
 GRADER_SRCS += gpulock.c
 GRADER_OBJS := $(patsubst %.c,$(BUILD)/host/grader/%.o,$(GRADER_SRCS)) \
@@ -213,6 +215,9 @@ JSON      ?= $(T)/results.json
 TSV       ?= $(T)/results.tsv
 CLASSROOM ?= $(T)/classroom.json
 JUNIT     ?= $(T)/junit.xml
+HTML      ?= $(T)/report.html
+REPORT_DATA ?= $(T)/report.run
+HISTORY   ?= .workbook-history.tsv
 GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              --reference-cache $(B)/reference $(if $(LOCKDOWN),--lockdown $(LOCKDOWN)) \
              --calibrations calibrations \
@@ -221,7 +226,8 @@ GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              $(if $(SANITIZE),--sanitizer $(SANITIZER)) \
              $(if $(SIZE),--size '$(SIZE)') \
              $(if $(PROFILE),--ncu "$(NCU)") \
-             $(if $(COURSE),--course $(COURSE))
+             $(if $(COURSE),--course $(COURSE)) \
+             $(if $(HISTORY),--history $(HISTORY))
 
 .PHONY: all runners tools grade grade-solutions bench bench-run profile doctor build-all test torch-compare \
         test-unit test-deps clean
@@ -241,7 +247,8 @@ ifeq ($(strip $(LAUNCH)),)
 grade: tools
 	@$(DEVINFO) --check
 	@$(MAKE) --no-print-directory runners
-	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV) --classroom $(CLASSROOM) --junit $(JUNIT)
+	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV) --classroom $(CLASSROOM) --junit $(JUNIT) \
+		--report-data $(REPORT_DATA) --html $(HTML)
 else
 grade:
 	@$(LAUNCH) $(MAKE) --no-print-directory -C $(CURDIR) grade LAUNCH=
@@ -257,7 +264,8 @@ bench: tools
 	@$(MAKE) --no-print-directory bench-run SRC=solutions
 
 bench-run:
-	@$(GRADER) $(GRADE_ARGS) --mode bench --tsv $(T)/bench.tsv
+	@$(GRADER) $(GRADE_ARGS) --mode bench --tsv $(T)/bench.tsv \
+		--report-data $(T)/bench.run --html $(T)/bench.html
 
 # Why, not only how fast: each selected speed exercise's kernels under Nsight
 # Compute, one call at the benchmark size, and the hints its numbers justify
@@ -308,6 +316,30 @@ torch-compare: tools
 
 doctor: $(DEVINFO)
 	@sh grader/doctor.sh "$(NVCC)" "$(DEVINFO)"
+
+# ---- the report page and the history (docs/grading.md, section 10) -----------
+# make report RESULTS=F   draw report.html again from a run's report.run (or
+#                         a results.tsv, or a calibration's all.tsv: SOURCE=
+#                         picks its rows), no GPU; HTML= where (default:
+#                         beside F)
+# make history            every graded attempt of SRC's roots (LAB=, EX=)
+RENDER    := $(BUILD)/host/grader/render
+RENDER_OBJS := $(BUILD)/host/grader/render.o \
+               $(filter-out $(BUILD)/host/grader/main.o,$(GRADER_OBJS))
+RESULTS   ?=
+REPORT_HTML = $(if $(filter command line,$(origin HTML)),$(HTML),$(dir $(RESULTS))report.html)
+
+$(RENDER): $(RENDER_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: report history
+report: $(RENDER)
+	@test -n "$(RESULTS)" || { echo "give RESULTS=<a run's report.run or results.tsv>, e.g. RESULTS=$(T)/report.run"; exit 2; }
+	@mkdir -p $(dir $(REPORT_HTML))
+	@$(RENDER) --results $(RESULTS) --html $(REPORT_HTML) $(if $(SOURCE),--source "$(SOURCE)")
+
+history: $(RENDER)
+	@$(RENDER) --history $(addsuffix /$(HISTORY),$(SRC)) $(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX))
 
 # ---- batch grading of a class (docs/batch-grading.md) --------------------------
 # make batch SUBMISSIONS=dir         grade every submission in dir (folders,

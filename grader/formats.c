@@ -5,9 +5,10 @@
  * and the table of them that the driver walks.
  *
  * Each carries, per exercise, the verdict, the points and the text a
- * student sees (report_row_text()), plus which settings were used. None
- * is parsed back by the grader; tests/formats/ holds the schemas they are
- * validated against (make test).
+ * student sees (report_row_text()), plus which settings were used. Only
+ * report.run is read back (make report, runfile.h); tests/formats/ holds
+ * the schemas the others are validated against (make test). report.html
+ * is html.c's.
  */
 #include "formats.h"
 
@@ -17,8 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "html.h"
 #include "inspect.h"
 #include "report.h"
+#include "runfile.h"
 
 #define NAME_LEN (2 * G_NAME_LEN + 2)
 
@@ -488,6 +491,10 @@ const struct report_format report_formats[] = {
 	  report_classroom },
 	{ "JUnit XML", "--junit", "JUNIT", "for Jenkins, GitLab, CI",
 	  report_junit },
+	{ "report data", "--report-data", "REPORT_DATA",
+	  "the run whole, for make report", runfile_write },
+	{ "HTML report", "--html", "HTML", "rooflines, tiers, attempts",
+	  report_html },
 };
 
 const int report_nformats = sizeof(report_formats) / sizeof(report_formats[0]);

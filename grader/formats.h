@@ -15,6 +15,10 @@
  *                           / testcase (one per exercise) with failure or
  *                           error, as Jenkins, GitLab and most CI systems
  *                           read it (the Ant/Jenkins schema)
+ *   --report-data REPORT_DATA  report.run: the run whole, which make report
+ *                           reads back (runfile.h)
+ *   --html       HTML       report.html: a page with each lab's roofline,
+ *                           each exercise's tiers and attempts (html.h)
  *
  * The driver walks the table (struct report_outputs): a new format is one
  * writer and one row. Every file is written whole or not at all.
