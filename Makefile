@@ -13,6 +13,9 @@
 #                              hints (WITH=naive,solution adds columns;
 #                              SHAPE=1 profiles the second benchmark shape)
 #   make handout | calibrate | gradescope-bundle   for instructors (see the end)
+#   make report RESULTS=F      draw report.html again from a run's report.run
+#                              (or results.tsv), no GPU; HTML= where to
+#   make history               every graded attempt of SRC (LAB=, EX=)
 #   make docs                  the tables the docs quote, from lab.c
 #   make help                  this text
 #
@@ -32,8 +35,11 @@
 #   SM     GPU architecture(s), e.g. SM=90 or SM="80 90"; default: the
 #          installed GPU's, or with no GPU $(NOGPU_SM) (machine code, plus
 #          PTX that the driver compiles for any newer GPU)
-#   BUILD  the build folder (default build/); JSON, TSV: other paths for
-#          results.json and results.tsv
+#   BUILD  the build folder (default build/); JSON, TSV, HTML: other paths
+#          for results.json, results.tsv and report.html (the page to look
+#          at: each lab's roofline, each exercise's tiers and attempts)
+#   HISTORY  the file in each SRC root that keeps every graded attempt
+#          (default .workbook-history.tsv; HISTORY= keeps none)
 #   LOCKDOWN=0  run the exercises without their seccomp filter, to diagnose
 #          a CUDA runtime the filter breaks (docs/grading.md, section 8)
 #   LAUNCH a command that runs make grade where the GPU is, from here:
@@ -318,11 +324,8 @@ doctor: $(DEVINFO)
 	@sh grader/doctor.sh "$(NVCC)" "$(DEVINFO)"
 
 # ---- the report page and the history (docs/grading.md, section 10) -----------
-# make report RESULTS=F   draw report.html again from a run's report.run (or
-#                         a results.tsv, or a calibration's all.tsv: SOURCE=
-#                         picks its rows), no GPU; HTML= where (default:
-#                         beside F)
-# make history            every graded attempt of SRC's roots (LAB=, EX=)
+# make report reads a run's report.run, a results.tsv or a calibration's
+# all.tsv (SOURCE= picks its rows) and writes HTML= (default: beside it).
 RENDER    := $(BUILD)/host/grader/render
 RENDER_OBJS := $(BUILD)/host/grader/render.o \
                $(filter-out $(BUILD)/host/grader/main.o,$(GRADER_OBJS))

@@ -70,8 +70,9 @@ static void x_tick(FILE *f, const struct axis *x, const struct axis *y, double v
 	tick_label(lab, sizeof(lab), v);
 	fprintf(f, "<line class=\"grid\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
 		   "y2=\"%.2f\"/>\n", px, y->p0, px, y->p1);
-	fprintf(f, "<text class=\"xtick\" data-value=\"%g\" x=\"%.2f\" y=\"%.2f\" "
-		   "text-anchor=\"middle\">%s</text>\n", v, px, y->p0 + 14, lab);
+	fprintf(f, "<text class=\"xtick\" data-value=\"%g\" data-pos=\"%.2f\" "
+		   "x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n", v,
+		px, px, y->p0 + 14, lab);
 }
 
 static void y_tick(FILE *f, const struct axis *x, const struct axis *y, double v)
@@ -82,8 +83,9 @@ static void y_tick(FILE *f, const struct axis *x, const struct axis *y, double v
 	tick_label(lab, sizeof(lab), v);
 	fprintf(f, "<line class=\"grid\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
 		   "y2=\"%.2f\"/>\n", x->p0, py, x->p1, py);
-	fprintf(f, "<text class=\"ytick\" data-value=\"%g\" x=\"%.2f\" y=\"%.2f\" "
-		   "text-anchor=\"end\">%s</text>\n", v, x->p0 - 5, py + 4, lab);
+	fprintf(f, "<text class=\"ytick\" data-value=\"%g\" data-pos=\"%.2f\" "
+		   "x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n", v, py,
+		x->p0 - 5, py + 4, lab);
 }
 
 static void log_ticks(FILE *f, const struct axis *x, const struct axis *y,
@@ -95,12 +97,18 @@ static void log_ticks(FILE *f, const struct axis *x, const struct axis *y,
 		(which ? y_tick : x_tick)(f, x, y, v);
 }
 
-static void svg_open(FILE *f, const char *cls, int w, int h, const char *label)
+/* An <svg> of class cls, for lab (data-lab; NULL: none). */
+static void svg_open(FILE *f, const char *cls, const char *lab, int w, int h,
+		     const char *label)
 {
 	fprintf(f, "<svg class=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" "
 		   "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
 		   "aria-label=\"", cls, w, h, w, h);
 	html_str(f, label);
+	if (lab) {
+		fprintf(f, "\" data-lab=\"");
+		html_str(f, lab);
+	}
 	fprintf(f, "\">\n");
 }
 
@@ -277,7 +285,7 @@ static void chart_flops(FILE *f, const struct g_run *run, const char *lab)
 	struct axis x, y;
 
 	flops_ranges(run, lab, &x, &y);
-	svg_open(f, "roofline flops", W, H, "roofline: FLOP/s against "
+	svg_open(f, "roofline flops", lab, W, H, "roofline: FLOP/s against "
 		 "arithmetic intensity");
 	fprintf(f, "<text class=\"title\" x=\"%d\" y=\"16\">Roofline: TFLOP/s "
 		   "against FLOPs per byte</text>\n", ML);
@@ -343,8 +351,8 @@ static void gbps_roof(FILE *f, const char *key, const char *cls, double v,
 }
 
 /* One exercise's column: its speed of light, the naive, the library, yours. */
-static void gbps_column(FILE *f, const struct g_run *run, const struct g_row *row,
-			double cx, const struct axis *y)
+static void gbps_column(FILE *f, const struct g_row *row, double cx,
+			const struct axis *y)
 {
 	const struct g_result *r = &row->res;
 	double sol = r->t[G_IDEAL].have ? gbps_at(r, r->t[G_IDEAL].median_us) : 0;
@@ -360,16 +368,16 @@ static void gbps_column(FILE *f, const struct g_run *run, const struct g_row *ro
 	}
 	if (r->t[G_NAIVE].have) {
 		v = gbps_at(r, r->t[G_NAIVE].median_us);
-		snprintf(label, sizeof(label), "naive %.0f", v);
+		snprintf(label, sizeof(label), "%.0f", v);
 		point(f, "naive", row->spec.name, cx - 10, pos(y, v), 0, v, label);
 	}
 	if ((v = gbps_at(r, chart_peer_us(r))) > 0) {
-		snprintf(label, sizeof(label), "library %.0f", v);
+		snprintf(label, sizeof(label), "%.0f", v);
 		point(f, "peer", row->spec.name, cx - 10, pos(y, v), 0, v, label);
 	}
 	if (r->t[G_STUDENT].have && r->verdict == WB_V_PASS) {
 		pv = gbps_at(r, r->t[G_STUDENT].median_us);
-		snprintf(label, sizeof(label), "%s %.0f", yours(run), pv);
+		snprintf(label, sizeof(label), "%.0f", pv);
 		point(f, "student", row->spec.name, cx - 10, pos(y, pv), 0, pv, label);
 	}
 	if (sol > 0 && pv > 0 && r->share > 0)
@@ -394,7 +402,7 @@ static void chart_bytes(FILE *f, const struct g_run *run, const char *lab, int n
 
 	y = (struct axis){ 0, bytes_top(run, lab), 0, H - MB, MT };
 	step = nice_step(y.hi);
-	svg_open(f, "roofline bytes", W, H + 14, "memory roofline: GB/s against "
+	svg_open(f, "roofline bytes", lab, W, H + 14, "memory roofline: GB/s against "
 		 "this GPU's copy bandwidth");
 	fprintf(f, "<text class=\"title\" x=\"%d\" y=\"16\">Memory roofline: "
 		   "GB/s moved (these exercises count no FLOPs)</text>\n", ML);
@@ -407,7 +415,7 @@ static void chart_bytes(FILE *f, const struct g_run *run, const char *lab, int n
 	gbps_roof(f, "dram", "roof dram", run->dev.dram_gbps, &x, &y, "DRAM peak");
 	for (int i = 0; i < run->nrows; i++)
 		if (counts_bytes(&run->rows[i], lab))
-			gbps_column(f, run, &run->rows[i], pos(&x, k++ + 0.5), &y);
+			gbps_column(f, &run->rows[i], pos(&x, k++ + 0.5), &y);
 	fprintf(f, "</svg>\n");
 }
 
@@ -491,7 +499,7 @@ void chart_speedup(FILE *f, const struct g_row *row, int w, int big)
 
 /* ---- an exercise's attempts --------------------------------------------- */
 
-#define HW 560
+#define HW 500
 #define HH 190
 
 /* Each entry's version: 0, 1, ...; a changed hash starts the next one. */
@@ -547,7 +555,7 @@ void chart_history(FILE *f, const struct g_row *row,
 		top = fmax(top, r->at[k]);
 	x = (struct axis){ -0.5, nv - 0.5, 0, 48, HW - 70 };
 	y = (struct axis){ 0, top * 1.1, 0, HH - 34, 22 };
-	svg_open(f, "history", HW, HH, "speedup over attempts");
+	svg_open(f, "history", NULL, HW, HH, "speedup over attempts");
 	fprintf(f, "<text class=\"title\" x=\"48\" y=\"13\">Your attempts: "
 		   "speedup per version of the file (%d graded, %d versions)"
 		   "</text>\n", n, nv);

@@ -35,7 +35,10 @@ static const char css[] =
 	".v-CRASH,.v-TIMEOUT,.v-OUT_OF_BOUNDS,.v-MEMCHECK,.v-RACE,.v-SYNC"
 	"{background:#a40e26}.v-SUSPICIOUS,.v-REJECTED{background:#8250df}"
 	".v-ERROR{background:#57606a}.v-BUILT{background:#0969da}"
-	".charts{display:flex;flex-wrap:wrap;gap:12px}"
+	".labgrid{display:grid;grid-template-columns:540px minmax(0,1fr);"
+	"gap:0 16px;align-items:start}.charts{display:flex;flex-direction:column}"
+	"@media (max-width:1000px){.labgrid{grid-template-columns:1fr}}"
+	"td svg{display:block}tr.ex td{height:26px}"
 	".card{border:1px solid #d0d7de;border-radius:6px;padding:10px 14px;"
 	"margin:10px 0}.card .fig{color:#424a53;margin:4px 0}"
 	"pre{background:#f6f8fa;border-radius:4px;padding:6px 8px;margin:4px 0;"
@@ -366,7 +369,7 @@ static void card(FILE *f, const struct g_run *run, const struct g_row *row)
 	}
 	figures(f, run, row);
 	if (row->spec.speed && r->speedup > 0)
-		chart_speedup(f, row, 640, 1);
+		chart_speedup(f, row, 500, 1);
 	tiers_line(f, row);
 	detail_lists(f, r);
 	if (r->audit[0]) {
@@ -398,12 +401,12 @@ static void lab_section(FILE *f, const struct g_run *run, int first, int end)
 {
 	fprintf(f, "<section class=\"lab\"><h2>");
 	html_str(f, run->rows[first].spec.lab);
-	fprintf(f, "</h2>\n<div class=\"charts\">\n");
+	fprintf(f, "</h2>\n<div class=\"labgrid\"><div class=\"charts\">\n");
 	chart_lab(f, run, run->rows[first].spec.lab);
-	fprintf(f, "</div>\n");
+	fprintf(f, "</div><div class=\"cards\">\n");
 	for (int i = first; i < end; i++)
 		card(f, run, &run->rows[i]);
-	fprintf(f, "</section>\n");
+	fprintf(f, "</div></div></section>\n");
 }
 
 static void lab_sections(FILE *f, const struct g_run *run)
@@ -435,7 +438,8 @@ static void head(FILE *f, const struct g_run *run, const struct html_opts *o)
 	fprintf(f, "</h1>\n<p class=\"sub\">%s on ", run->mode == G_BENCH ?
 		"Benchmarked" : run->mode == G_BUILD_ONLY ? "Built only, not run," :
 		"Graded");
-	html_str(f, run->dev.name[0] ? run->dev.name : "a GPU the file does not name");
+	html_str(f, run->dev.name[0] ? run->dev.name : "a GPU (its name is not in "
+		 "this file)");
 	if (o && o->no_seed)
 		fprintf(f, ", seed not recorded.");
 	else

@@ -360,8 +360,8 @@ static void roofline_points_follow_the_axes(void **state)
 	t2 = strstr(t1 + 1, "class=\"ytick\"");
 	v1 = attr(t1, "data-value=\"");
 	v2 = attr(t2, "data-value=\"");
-	p1 = attr(t1, " y=\"") - 4;
-	p2 = attr(t2, " y=\"") - 4;
+	p1 = attr(t1, "data-pos=\"");
+	p2 = attr(t2, "data-pos=\"");
 	pt = strstr(svg, "data-kind=\"student\"");
 	assert_non_null(pt);
 	want = fx->rows[1].res.flops / 3100e-6 / 1e12;
