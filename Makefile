@@ -323,7 +323,7 @@ torch-compare: tools
 doctor: $(DEVINFO)
 	@sh grader/doctor.sh "$(NVCC)" "$(DEVINFO)"
 
-# ---- the report page and the history (docs/grading.md, section 10) -----------
+# ---- the report page and the history (docs/grading.md, section 6) ------------
 # make report reads a run's report.run, a results.tsv or a calibration's
 # all.tsv (SOURCE= picks its rows) and writes HTML= (default: beside it).
 RENDER    := $(BUILD)/host/grader/render

@@ -128,6 +128,10 @@ section_report() {
 	mkdir -p "$REPORT_DIR"
 	: > "$REPORT_DIR/chromium.log"
 	report_history
+	if [ ! -f $REPORT_RUN ]; then
+		skip "report/browser: no recorded run here ($NO_SOLUTIONS)"
+		return
+	fi
 	report_page || return
 	if ! command -v python3 > /dev/null; then
 		skip "report/browser: no python3 to read the DOM with"

@@ -239,6 +239,8 @@ static void recorded_all_tsv_reads_by_source(void **state)
 	char err[256];
 
 	(void)state;
+	if (access(path, R_OK)) /* the student handout has no recordings */
+		skip();
 	assert_int_equal(runfile_read(path, NULL, &rf, err, sizeof(err)), 0);
 	assert_string_equal(rf.run.source, "solutions");
 	assert_int_equal(rf.run.nrows, 21);
