@@ -114,7 +114,7 @@ GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c course.c forma
 GRADER_SRCS += symname.c allowlist.c symbols.c technique.c audit.c reference.c
 GRADER_SRCS += metrics.c ncu_csv.c profile_derive.c profile_render.c
 # report.html, report.run and the attempts' history (make report, history).
-GRADER_SRCS += runfile.c history.c html.c chart.c
+GRADER_SRCS += runfile.c history.c html.c chart.c html_text.c
 # The per-GPU lock, which make batch links too.
 GRADER_SRCS += gpulock.c
 GRADER_OBJS := $(patsubst %.c,$(BUILD)/host/grader/%.o,$(GRADER_SRCS)) \
@@ -359,7 +359,7 @@ history: $(RENDER)
 # folder for pids.max and memory.max); for Slurm: CHUNK (submissions per array task,
 # default 1), PARTITION, SLURM_TIME, SLURM_CPUS, SLURM_ARGS (one #SBATCH
 # line per word, e.g. "--account=cs759 --qos=class").
-BATCH_SRCS := collect.c sandbox.c sched.c book.c slurm.c util.c
+BATCH_SRCS := collect.c sandbox.c sched.c book.c slurm.c util.c classpage.c
 BATCH_LIB  := $(patsubst %.c,$(BUILD)/host/tools/batch/%.o,$(BATCH_SRCS))
 BATCH      := $(BUILD)/host/tools/batch/batch
 SUBMISSIONS ?=
@@ -376,7 +376,8 @@ BATCH_ARGS  = --repo . --build $(BUILD) --objs $(B) --grader $(GRADER) --devinfo
               $(if $(SANDBOX_CGROUP),--cgroup $(SANDBOX_CGROUP))
 
 $(BATCH): $(BUILD)/host/tools/batch/main.o $(BUILD)/host/tools/batch/setup.o \
-	  $(BATCH_LIB) $(BUILD)/host/grader/proc.o $(BUILD)/host/grader/gpulock.o
+	  $(BATCH_LIB) $(BUILD)/host/grader/proc.o $(BUILD)/host/grader/gpulock.o \
+	  $(BUILD)/host/grader/html_text.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: batch batch-prepare slurm-script
@@ -420,6 +421,11 @@ $(BUILD)/host/tests/fake_child: tests/unit/fake_child.c
 	$(CC) $(CFLAGS) -o $@ $<
 
 # The batch's tests link the batch's objects too.
+$(BUILD)/host/tests/test_batch_classpage: tests/unit/test_batch_classpage.c $(UNIT_LIB) $(BATCH_LIB) | test-deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) -Igrader -Icommon -Itools/batch \
+		-o $@ $< $(BATCH_LIB) $(UNIT_LIB) $(shell pkg-config --libs $(TEST_DEPS) 2>/dev/null) $(LDLIBS)
+
 $(BUILD)/host/tests/test_batch: tests/unit/test_batch.c $(UNIT_LIB) $(BATCH_LIB) | test-deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) -Igrader -Icommon -Itools/batch \

@@ -46,22 +46,6 @@ int report_write_atomic(const char *path,
 	return 0;
 }
 
-int report_utf8_len(const unsigned char *s)
-{
-	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 :
-		s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
-		s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
-
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-		return 0; /* overlong, or a UTF-16 surrogate */
-	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-		return 0; /* overlong, or past U+10FFFF */
-	return n;
-}
-
 /* Quotes and escapes included. */
 void report_json_str(FILE *f, const char *s)
 {

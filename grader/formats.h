@@ -78,7 +78,8 @@ int report_write_atomic(const char *path,
 			const struct g_run *run);
 /* s as a JSON string literal, invalid UTF-8 replaced. */
 void report_json_str(FILE *f, const char *s);
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one
+ * (html_text.c, which make batch links without the rest). */
 int report_utf8_len(const unsigned char *s);
 
 #endif /* GRADER_FORMATS_H */

@@ -13,82 +13,6 @@
 
 #include "formats.h"
 
-static const char css[] =
-	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
-	"color:#1f2328;background:#fff;max-width:1120px;margin:0 auto;"
-	"padding:18px 24px}"
-	"h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;"
-	"border-bottom:1px solid #d0d7de;padding-bottom:4px}"
-	"h3{font-size:15px;margin:0 0 4px}"
-	".sub{color:#57606a;margin:0 0 12px}"
-	".next{background:#fff8c5;border:1px solid #d4a72c;border-radius:6px;"
-	"padding:8px 12px;margin:10px 0}"
-	".total{font-size:16px;font-weight:600}"
-	"table{border-collapse:collapse;width:100%}"
-	"th,td{text-align:left;padding:3px 8px;border-bottom:1px solid #eaeef2;"
-	"vertical-align:middle}th{font-size:12px;color:#57606a}"
-	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
-	".v{display:inline-block;padding:1px 7px;border-radius:10px;color:#fff;"
-	"font-size:12px;font-weight:600;white-space:nowrap}"
-	".v-PASS{background:#1a7f37}.v-WRONG{background:#cf222e}"
-	".v-NOT_IMPLEMENTED{background:#6e7781}.v-COMPILE_ERROR{background:#bc4c00}"
-	".v-CRASH,.v-TIMEOUT,.v-OUT_OF_BOUNDS,.v-MEMCHECK,.v-RACE,.v-SYNC"
-	"{background:#a40e26}.v-SUSPICIOUS,.v-REJECTED{background:#8250df}"
-	".v-ERROR{background:#57606a}.v-BUILT{background:#0969da}"
-	".labgrid{display:grid;grid-template-columns:540px minmax(0,1fr);"
-	"gap:0 16px;align-items:start}.charts{display:flex;flex-direction:column}"
-	"@media (max-width:1000px){.labgrid{grid-template-columns:1fr}}"
-	"td svg{display:block}tr.ex td{height:26px}"
-	".card{border:1px solid #d0d7de;border-radius:6px;padding:10px 14px;"
-	"margin:10px 0}.card .fig{color:#424a53;margin:4px 0}"
-	"pre{background:#f6f8fa;border-radius:4px;padding:6px 8px;margin:4px 0;"
-	"white-space:pre-wrap;word-break:break-word;font-size:12px}"
-	"pre.diag{background:#ffebe9}.lines{margin:4px 0}.lines b{font-size:12px}"
-	"svg text{font:11px system-ui,sans-serif;fill:#424a53}"
-	"svg .title{font-weight:600;fill:#1f2328}svg .grid{stroke:#eaeef2}"
-	"svg .roof{stroke:#24292f;stroke-width:2}"
-	"svg .roof.dram{stroke-dasharray:6 4;stroke-width:1.5}"
-	"svg .roof.peer{stroke:#bf8700;stroke-dasharray:5 3;stroke-width:1.5}"
-	"svg .sol{stroke:#1a7f37;stroke-width:3}"
-	"svg .gap{stroke:#0969da;stroke-dasharray:2 2}"
-	"svg .colsol{font-weight:600;fill:#1f2328}"
-	"svg .track{fill:#eaeef2}svg .naive{stroke:#57606a;stroke-width:1.5}"
-	"svg .tier{stroke:#1f2328;stroke-dasharray:3 2}"
-	"svg.history .tier{stroke:#8c959f}"
-	".legend span{margin-right:14px;color:#424a53;font-size:12px}"
-	"footer{margin-top:28px;color:#424a53}";
-
-void html_str(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		int n;
-
-		if (c >= 0x80) {
-			n = report_utf8_len((const unsigned char *)s);
-			if (n)
-				fwrite(s, 1, n, f);
-			else
-				fputs("\xef\xbf\xbd", f);
-			s += n ? n - 1 : 0;
-		} else if (c == '&') {
-			fputs("&amp;", f);
-		} else if (c == '<') {
-			fputs("&lt;", f);
-		} else if (c == '>') {
-			fputs("&gt;", f);
-		} else if (c == '"') {
-			fputs("&quot;", f);
-		} else if (c == '\'') {
-			fputs("&#39;", f);
-		} else if (c < 0x20 && c != '\n' && c != '\t') {
-			fputs("\xef\xbf\xbd", f);
-		} else {
-			fputc(c, f);
-		}
-	}
-}
-
 /* An element's id for lab/exercise: "ex-05-reduction-sum", letters,
  * digits, '-' and '_' only. */
 static void anchor(FILE *f, const struct g_row *row)
@@ -432,7 +356,7 @@ static void head(FILE *f, const struct g_run *run, const struct html_opts *o)
 		   "\n<meta name=\"viewport\" content=\"width=device-width\">"
 		   "\n<title>Workbook report: ");
 	html_str(f, run->source);
-	fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n", css);
+	fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n", html_css);
 	fprintf(f, "<h1>CUDA performance workbook: ");
 	html_str(f, run->source);
 	fprintf(f, "</h1>\n<p class=\"sub\">%s on ", run->mode == G_BENCH ?

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "history.h"
+#include "html_text.h"
 #include "report.h"
 
 /* What a page re-drawn by make report says about where it came from. */
@@ -32,10 +33,6 @@ int report_html(const char *path, const struct g_run *run);
 int html_write(const char *path, const struct g_run *run,
 	       const struct html_opts *o);
 void html_page(FILE *f, const struct g_run *run, const struct html_opts *o);
-
-/* s as HTML text or attribute value: & < > " ' escaped, invalid UTF-8
- * and control characters but tab and newline replaced by U+FFFD. */
-void html_str(FILE *f, const char *s);
 
 /* ---- the charts (chart.c) ---- */
 
