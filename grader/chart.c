@@ -253,7 +253,7 @@ static void flops_peer_roof(FILE *f, const struct g_result *r,
 		pos(x, x->lo), pos(y, v), pos(x, x->hi), pos(y, v));
 	fprintf(f, "<text class=\"rooflabel peer\" x=\"%.2f\" y=\"%.2f\">"
 		   "library, timed now: %.1f TFLOP/s</text>\n", pos(x, x->lo) + 4,
-		pos(y, v) - 5, v);
+		pos(y, v) + 13, v);
 }
 
 static void flops_points(FILE *f, const struct g_run *run,
@@ -412,7 +412,7 @@ static void chart_bytes(FILE *f, const struct g_run *run, const char *lab, int n
 		   "y=\"14\" text-anchor=\"middle\">GB/s</text>\n",
 		-(MT + H - MB) / 2);
 	gbps_roof(f, "copy", "roof", run->dev.copy_gbps, &x, &y, "copy");
-	gbps_roof(f, "dram", "roof dram", run->dev.dram_gbps, &x, &y, "DRAM peak");
+	gbps_roof(f, "dram", "roof dram", run->dev.dram_gbps, &x, &y, "DRAM");
 	for (int i = 0; i < run->nrows; i++)
 		if (counts_bytes(&run->rows[i], lab))
 			gbps_column(f, &run->rows[i], pos(&x, k++ + 0.5), &y);
@@ -567,13 +567,21 @@ void chart_history(FILE *f, const struct g_row *row,
 			   "x=\"%.2f\" y=\"%.2f\">T%d %.2fx</text>\n", r->at[k], x.p0,
 			pos(&y, r->at[k]), x.p1, pos(&y, r->at[k]), x.p1 + 4,
 			pos(&y, r->at[k]) + 4, k + 1, r->at[k]);
-	for (int i = 0; i < n; i++) {
-		if ((!i || ver[i] != ver[i - 1]) && ver[i] % every == 0) {
-			fprintf(f, "<text class=\"xtick\" x=\"%.2f\" y=\"%.2f\" "
-				   "text-anchor=\"middle\">v%d</text>\n",
-				pos(&x, ver[i]), y.p0 + 14, ver[i] + 1);
+	for (int i = 0, first = 0; i < n; i++) {
+		int m = 0;
+
+		if (!i || ver[i] != ver[i - 1]) {
+			first = i;
+			if (ver[i] % every == 0)
+				fprintf(f, "<text class=\"xtick\" x=\"%.2f\" y=\"%.2f\" "
+					   "text-anchor=\"middle\">v%d</text>\n",
+					pos(&x, ver[i]), y.p0 + 14, ver[i] + 1);
 		}
-		hist_point(f, &e[i], pos(&x, ver[i]), &y);
+		while (i + m + 1 < n && ver[i + m + 1] == ver[i])
+			m++;
+		/* Attempts at one version side by side, 5 px apart. */
+		hist_point(f, &e[i], pos(&x, ver[i]) +
+			   5 * ((i - first) - (i - first + m) / 2.0), &y);
 	}
 	fprintf(f, "</svg>\n");
 }

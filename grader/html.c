@@ -216,7 +216,7 @@ static void figures(FILE *f, const struct g_run *run, const struct g_row *row)
 	fmt_us(nv, sizeof(nv), r->t[G_NAIVE].median_us);
 	fprintf(f, "<p class=\"fig\">%s against the naive's %s: <b>%.2fx</b>", t,
 		nv, r->speedup);
-	if (r->r_speedup.have)
+	if (r->r_speedup.have && r->r_speedup.hi > 0)
 		fprintf(f, " (95%%: %.2f-%.2fx)", r->r_speedup.lo, r->r_speedup.hi);
 	if (r->share > 0)
 		fprintf(f, "; <b>%.0f%% of the speed of light</b>", 100 * r->share);
