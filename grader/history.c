@@ -107,7 +107,8 @@ static char *lines_for(const struct g_run *run, const char *path, time_t now,
 	for (int i = 0; i < run->nrows; i++) {
 		const struct g_row *row = &run->rows[i];
 
-		if (strcmp(row->history, path))
+		/* A grader error says nothing of the attempt: not kept. */
+		if (strcmp(row->history, path) || row->res.verdict == WB_V_ERROR)
 			continue;
 		hist_line(buf + *len, HIST_LINE, run, row, now);
 		*len += strlen(buf + *len);

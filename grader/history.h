@@ -11,6 +11,7 @@
  *   time (UTC, ISO 8601)  lab  exercise  hash (FNV-1a 64 of the .cu file,
  *   16 hex digits)  verdict  speedup  gbps  points  max_points  seed
  *
+ * A GRADER ERROR (the grader's fault, not the attempt's) is not kept.
  * report.html draws each exercise's speedups from it, one x position per
  * version of the file (a changed hash starts the next one), so that an
  * unchanged file graded again shows the spread of the measurement.

@@ -173,6 +173,12 @@ static void runfile_reads_back_what_it_wrote(void **state)
 	assert_string_equal(again, once);
 	free(once);
 	free(again);
+	/* And make report draws the page the grader drew. */
+	once = print_run(html_of_run, &fx->run);
+	again = print_run(html_of_run, &rf.run);
+	assert_string_equal(again, once);
+	free(once);
+	free(again);
 	runfile_free(&rf);
 }
 
@@ -417,9 +423,14 @@ static void history_appends_and_never_rewrites(void **state)
 	assert_near(e[0].speedup, fx->rows[0].res.speedup, 1e-4);
 	assert_int_equal(e[0].seed, 4242);
 	assert_int_equal(hist_read(path, NULL, NULL, e, 16), 4);
+	/* A grader error is not an attempt. */
+	run.rows[1].res.verdict = WB_V_ERROR;
+	assert_int_equal(hist_append(&run, 1800000120), 0);
+	assert_int_equal(hist_read(path, NULL, NULL, e, 16), 5);
+	run.rows[1].res.verdict = WB_V_PASS;
 	/* At most max: the newest kept. */
 	assert_int_equal(hist_read(path, NULL, NULL, e, 3), 3);
-	assert_string_equal(e[2].time, "2027-01-15T08:01:00Z");
+	assert_string_equal(e[2].time, "2027-01-15T08:02:00Z");
 	free(first);
 	free(second);
 }
