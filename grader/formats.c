@@ -553,8 +553,8 @@ void report_outputs_usage(FILE *f)
 	for (int i = 0; i < report_nformats; i++) {
 		const struct report_format *fmt = &report_formats[i];
 
-		fprintf(f, "              [%s FILE]%*s %-10s %s: %s\n",
-			fmt->option, (int)(11 - strlen(fmt->option)), "",
+		fprintf(f, "              [%s FILE]%*s %-11s %s: %s\n",
+			fmt->option, (int)(13 - strlen(fmt->option)), "",
 			fmt->var, fmt->name, fmt->what);
 	}
 }
