@@ -233,7 +233,8 @@ GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              $(if $(SIZE),--size '$(SIZE)') \
              $(if $(PROFILE),--ncu "$(NCU)") \
              $(if $(COURSE),--course $(COURSE)) \
-             $(if $(HISTORY),--history $(HISTORY))
+             $(if $(HISTORY),--history $(HISTORY)) \
+             $(if $(filter-out solutions,$(SRC)),--solutions-run $(B)/solutions/report.run)
 
 .PHONY: all runners tools grade grade-solutions bench bench-run profile doctor build-all test torch-compare \
         test-unit test-deps clean
@@ -325,7 +326,8 @@ doctor: $(DEVINFO)
 
 # ---- the report page and the history (docs/grading.md, section 6) ------------
 # make report reads a run's report.run, a results.tsv or a calibration's
-# all.tsv (SOURCE= picks its rows) and writes HTML= (default: beside it).
+# all.tsv (SOURCE= picks its rows) and writes HTML= (default: beside it);
+# SOLUTIONS= a grade-solutions' report.run adds the solutions' points.
 RENDER    := $(BUILD)/host/grader/render
 RENDER_OBJS := $(BUILD)/host/grader/render.o \
                $(filter-out $(BUILD)/host/grader/main.o,$(GRADER_OBJS))
@@ -339,7 +341,8 @@ $(RENDER): $(RENDER_OBJS)
 report: $(RENDER)
 	@test -n "$(RESULTS)" || { echo "give RESULTS=<a run's report.run or results.tsv>, e.g. RESULTS=$(T)/report.run"; exit 2; }
 	@mkdir -p $(dir $(REPORT_HTML))
-	@$(RENDER) --results $(RESULTS) --html $(REPORT_HTML) $(if $(SOURCE),--source "$(SOURCE)")
+	@$(RENDER) --results $(RESULTS) --html $(REPORT_HTML) $(if $(SOURCE),--source "$(SOURCE)") \
+		$(if $(SOLUTIONS),--solutions $(SOLUTIONS))
 
 history: $(RENDER)
 	@$(RENDER) --history $(addsuffix /$(HISTORY),$(SRC)) $(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX))

@@ -25,6 +25,10 @@
 #define C_PEER "#bf8700"
 #define C_SOL "#1a7f37"
 #define C_ROOF "#24292f"
+#define C_SOLN "#8250df"
+
+/* The solutions' last run, for the "solution" points (html.h). */
+static const struct g_run *solutions;
 
 /* A value range drawn over a pixel range, linear or log10. */
 struct axis {
@@ -117,7 +121,8 @@ static void point(FILE *f, const char *kind, const char *ex, double px,
 		  double py, double vx, double vy, const char *label)
 {
 	const char *c = !strcmp(kind, "naive") ? C_NAIVE :
-			!strcmp(kind, "peer") ? C_PEER : C_YOURS;
+			!strcmp(kind, "peer") ? C_PEER :
+			!strcmp(kind, "solution") ? C_SOLN : C_YOURS;
 
 	fprintf(f, "<g class=\"pt\" data-kind=\"%s\" data-ex=\"", kind);
 	html_str(f, ex);
@@ -130,8 +135,8 @@ static void point(FILE *f, const char *kind, const char *ex, double px,
 		fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"5\" fill=\"%s\"/>",
 			px, py, c);
 	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" fill=\"%s\">", px + 9,
-		py + (!strcmp(kind, "peer") ? -4 : !strcmp(kind, "student") ? 12 : 4),
-		c);
+		py + (!strcmp(kind, "peer") ? -4 : !strcmp(kind, "student") ? 12 :
+		      !strcmp(kind, "solution") ? -6 : 4), c);
 	html_str(f, label);
 	fprintf(f, "</text></g>\n");
 }
@@ -145,12 +150,37 @@ double chart_peer_us(const struct g_result *r)
 	return 0;
 }
 
+void chart_set_solutions(const struct g_run *sol)
+{
+	solutions = sol;
+}
+
+/* Is run the solutions' own (make grade-solutions, make bench)? */
+static int is_solutions(const struct g_run *run)
+{
+	return run->mode == G_BENCH ||
+	       (run->source && !strcmp(run->source, "solutions"));
+}
+
+double chart_solution_us(const struct g_run *run, const struct g_row *row)
+{
+	if (!solutions || is_solutions(run))
+		return 0;
+	for (int i = 0; i < solutions->nrows; i++) {
+		const struct g_row *s = &solutions->rows[i];
+
+		if (!strcmp(s->spec.lab, row->spec.lab) &&
+		    !strcmp(s->spec.name, row->spec.name) &&
+		    s->res.verdict == WB_V_PASS && s->res.t[G_STUDENT].have)
+			return s->res.t[G_STUDENT].median_us;
+	}
+	return 0;
+}
+
 /* "yours", or "solution" when the solutions are what was graded. */
 static const char *yours(const struct g_run *run)
 {
-	return run->mode == G_BENCH ||
-	       (run->source && !strcmp(run->source, "solutions")) ?
-	       "solution" : "yours";
+	return is_solutions(run) ? "solution" : "yours";
 }
 
 /* ---- the FLOP/s roofline ------------------------------------------------ */
@@ -177,7 +207,7 @@ static void flops_ranges(const struct g_run *run, const char *lab,
 
 	for (int i = 0; i < run->nrows; i++) {
 		const struct g_result *r = &run->rows[i].res;
-		double ai, v[3];
+		double ai, v[4];
 
 		if (!counts_flops(&run->rows[i], lab))
 			continue;
@@ -187,7 +217,8 @@ static void flops_ranges(const struct g_run *run, const char *lab,
 		v[0] = tflops_at(r, r->t[G_STUDENT].median_us);
 		v[1] = tflops_at(r, r->t[G_NAIVE].median_us);
 		v[2] = tflops_at(r, chart_peer_us(r));
-		for (int k = 0; k < 3; k++)
+		v[3] = tflops_at(r, chart_solution_us(run, &run->rows[i]));
+		for (int k = 0; k < 4; k++)
 			if (v[k] > 0) {
 				vmin = fmin(vmin, v[k]);
 				vmax = fmax(vmax, v[k]);
@@ -263,18 +294,21 @@ static void flops_points(FILE *f, const struct g_run *run,
 	const struct g_result *r = &row->res;
 	double ai = r->flops / r->bytes, v;
 	char label[160];
-	const int order[3] = { G_NAIVE, G_PEER, G_STUDENT };
-	const char *kind[3] = { "naive", "peer", "student" };
+	const char *kind[4] = { "naive", "peer", "solution", "student" };
+	double us[4] = {
+		r->t[G_NAIVE].have ? r->t[G_NAIVE].median_us : 0,
+		chart_peer_us(r), chart_solution_us(run, row),
+		r->t[G_STUDENT].have && r->verdict == WB_V_PASS ?
+			r->t[G_STUDENT].median_us : 0,
+	};
 
-	for (int k = 0; k < 3; k++) {
-		double us = order[k] == G_PEER ? chart_peer_us(r) :
-			    r->t[order[k]].have ? r->t[order[k]].median_us : 0;
-
-		v = tflops_at(r, us);
-		if (v <= 0 || (order[k] == G_STUDENT && r->verdict != WB_V_PASS))
+	for (int k = 0; k < 4; k++) {
+		v = tflops_at(r, us[k]);
+		if (v <= 0)
 			continue;
 		snprintf(label, sizeof(label), "%s %s %.1f", row->spec.name,
-			 k == 0 ? "naive" : k == 1 ? "library" : yours(run), v);
+			 k == 0 ? "naive" : k == 1 ? "library" : k == 2 ?
+			 "solution" : yours(run), v);
 		point(f, kind[k], row->spec.name, pos(x, ai), pos(y, v), ai, v,
 		      label);
 	}
@@ -333,6 +367,7 @@ static double bytes_top(const struct g_run *run, const char *lab)
 		for (int k = 0; k < G_IMPLS; k++)
 			if (r->t[k].have)
 				top = fmax(top, gbps_at(r, r->t[k].median_us));
+		top = fmax(top, gbps_at(r, chart_solution_us(run, &run->rows[i])));
 	}
 	return top * 1.08;
 }
@@ -351,8 +386,8 @@ static void gbps_roof(FILE *f, const char *key, const char *cls, double v,
 }
 
 /* One exercise's column: its speed of light, the naive, the library, yours. */
-static void gbps_column(FILE *f, const struct g_row *row, double cx,
-			const struct axis *y)
+static void gbps_column(FILE *f, const struct g_run *run,
+			const struct g_row *row, double cx, const struct axis *y)
 {
 	const struct g_result *r = &row->res;
 	double sol = r->t[G_IDEAL].have ? gbps_at(r, r->t[G_IDEAL].median_us) : 0;
@@ -374,6 +409,10 @@ static void gbps_column(FILE *f, const struct g_row *row, double cx,
 	if ((v = gbps_at(r, chart_peer_us(r))) > 0) {
 		snprintf(label, sizeof(label), "%.0f", v);
 		point(f, "peer", row->spec.name, cx - 10, pos(y, v), 0, v, label);
+	}
+	if ((v = gbps_at(r, chart_solution_us(run, row))) > 0) {
+		snprintf(label, sizeof(label), "%.0f", v);
+		point(f, "solution", row->spec.name, cx - 10, pos(y, v), 0, v, label);
 	}
 	if (r->t[G_STUDENT].have && r->verdict == WB_V_PASS) {
 		pv = gbps_at(r, r->t[G_STUDENT].median_us);
@@ -415,7 +454,7 @@ static void chart_bytes(FILE *f, const struct g_run *run, const char *lab, int n
 	gbps_roof(f, "dram", "roof dram", run->dev.dram_gbps, &x, &y, "DRAM");
 	for (int i = 0; i < run->nrows; i++)
 		if (counts_bytes(&run->rows[i], lab))
-			gbps_column(f, &run->rows[i], pos(&x, k++ + 0.5), &y);
+			gbps_column(f, run, &run->rows[i], pos(&x, k++ + 0.5), &y);
 	fprintf(f, "</svg>\n");
 }
 

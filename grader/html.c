@@ -10,8 +10,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "formats.h"
+#include "runfile.h"
 
 /* An element's id for lab/exercise: "ex-05-reduction-sum", letters,
  * digits, '-' and '_' only. */
@@ -63,18 +65,34 @@ static const struct g_row *next_row(const struct g_run *run)
 	return best;
 }
 
+/* The speedup of the next tier: the run's, else the tier list's (a
+ * results.tsv does not keep the next target). 0 when none is left. */
+static double next_tier(const struct g_row *row)
+{
+	const struct g_result *r = &row->res;
+
+	if (r->next_target > 0)
+		return r->next_target;
+	if (r->tier >= 0 && r->tier < row->spec.ntiers && r->at[r->tier] > 0)
+		return r->at[r->tier];
+	return 0;
+}
+
 static void next_why(FILE *f, const struct g_row *row)
 {
 	const struct g_result *r = &row->res;
 
 	switch (r->verdict) {
 	case WB_V_PASS:
-		if (r->next_target > 0)
-			fprintf(f, "it passes at %.2fx; the next tier is at %.2fx",
-				r->speedup, r->next_target);
+		if (r->technique == G_TECH_FAILED)
+			fprintf(f, "it passes, but a technique rule failed and "
+				   "withheld its speed points: see its card");
+		else if (next_tier(row) > 0)
+			fprintf(f, "it passes at %.2fx; tier %d is at %.2fx",
+				r->speedup, r->tier + 1, next_tier(row));
 		else
-			fprintf(f, "it passes, but a rule withheld points: see "
-				   "its card");
+			fprintf(f, "it passes at %.2fx, below the top of its last "
+				   "tier", r->speedup);
 		break;
 	case WB_V_NOT_IMPLEMENTED:
 		fprintf(f, "not started yet: delete its WB_TODO line and write it");
@@ -205,6 +223,21 @@ static void detail_lists(FILE *f, const struct g_result *r)
 	}
 }
 
+/* The solution's time in its own last run, against this run's naive. */
+static void solution_line(FILE *f, const struct g_run *run,
+			  const struct g_row *row)
+{
+	double us = chart_solution_us(run, row);
+	char t[32];
+
+	if (us <= 0)
+		return;
+	fmt_us(t, sizeof(t), us);
+	fprintf(f, "<p class=\"fig\">The solution took %s in the last make "
+		   "grade-solutions here (about %.2fx over this naive).</p>\n", t,
+		row->res.t[G_NAIVE].median_us / us);
+}
+
 static void figures(FILE *f, const struct g_run *run, const struct g_row *row)
 {
 	const struct g_result *r = &row->res;
@@ -231,9 +264,10 @@ static void figures(FILE *f, const struct g_run *run, const struct g_row *row)
 		fprintf(f, ", %.0f%% of the library's", r->pct_peer);
 	if (row->spec.speed)
 		fprintf(f, "; tier %d of %d", r->tier, row->spec.ntiers);
-	if (r->next_target > 0 && r->verdict == WB_V_PASS)
-		fprintf(f, ", next at %.2fx", r->next_target);
+	if (next_tier(row) > 0 && r->verdict == WB_V_PASS)
+		fprintf(f, ", next at %.2fx", next_tier(row));
 	fprintf(f, ".</p>\n");
+	solution_line(f, run, row);
 }
 
 /* Each tier as a speedup on this GPU, and its points where known. */
@@ -314,11 +348,13 @@ static void legend(FILE *f, const struct g_run *run)
 
 	fprintf(f, "<p class=\"legend\"><span style=\"color:#8c959f\">&#9679; "
 		   "naive</span><span style=\"color:#0969da\">&#9679; %s</span>"
-		   "<span style=\"color:#bf8700\">&#9670; library</span>"
+		   "%s<span style=\"color:#bf8700\">&#9670; library</span>"
 		   "<span style=\"color:#1a7f37\">&#9644; the exercise's speed of "
 		   "light</span><span>&#9473; roofs: this run's copy bandwidth, the "
 		   "DRAM's and fp32 peaks</span></p>\n",
-		sol ? "solution" : "your kernel");
+		sol ? "solution" : "your kernel", sol ? "" :
+		"<span style=\"color:#8250df\">&#9679; the solution (where "
+		"make grade-solutions ran)</span>");
 }
 
 static void lab_section(FILE *f, const struct g_run *run, int first, int end)
@@ -377,7 +413,7 @@ static void device(FILE *f, const struct g_run *run)
 	const struct g_device *d = &run->dev;
 
 	fprintf(f, "<h2>The GPU and this run</h2>\n<p class=\"device\">");
-	html_str(f, d->name[0] ? d->name : "(not recorded in this file)");
+	html_str(f, d->name[0] ? d->name : "The GPU's name is not in this file");
 	if (d->cc)
 		fprintf(f, ": sm_%d, %d SMs, %.0f MB L2, %.0f GB, driver ", d->cc,
 			d->sms, d->l2_mb, d->mem_gb);
@@ -451,6 +487,24 @@ void html_page(FILE *f, const struct g_run *run, const struct html_opts *o)
 }
 
 /* ---- writing it ----------------------------------------------------------- */
+
+int html_load_solutions(const char *path)
+{
+	static struct runfile sol;
+	char err[512];
+
+	if (access(path, R_OK))
+		return -1;
+	runfile_free(&sol);
+	if (runfile_read(path, NULL, &sol, err, sizeof(err))) {
+		fprintf(stderr, "grader: the solutions' %s: %s (no solution "
+				"points on the page)\n", path, err);
+		runfile_free(&sol);
+		return -1;
+	}
+	chart_set_solutions(&sol.run);
+	return 0;
+}
 
 static const struct html_opts *write_opts;
 

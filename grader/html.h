@@ -27,6 +27,13 @@ struct html_opts {
 	int no_seed;         /* the file does not say the seed */
 };
 
+/*
+ * The solutions' last run (make grade-solutions' report.run), whose times
+ * the page shows as "solution" points beside a student's: 0, or -1 when
+ * the file is absent (nothing shown) or unreadable (said on stderr).
+ */
+int html_load_solutions(const char *path);
+
 /* formats.h's writer: report.html, whole or not at all. */
 int report_html(const char *path, const struct g_run *run);
 /* The same, saying where it came from (o may be NULL). */
@@ -47,6 +54,12 @@ void chart_speedup(FILE *f, const struct g_row *row, int w, int big);
 /* An exercise's speedups over its attempts, with its tier lines. */
 void chart_history(FILE *f, const struct g_row *row,
 		   const struct hist_entry *e, int n);
+
+/* The solutions' run for the charts (NULL: none; html_load_solutions). */
+void chart_set_solutions(const struct g_run *sol);
+/* The solution's median time for row in that run, 0 if it has none (or
+ * run is the solutions' own). */
+double chart_solution_us(const struct g_run *run, const struct g_row *row);
 
 /* The time the peer (the library) took: timed, or the ideal when the
  * ideal is the peer's; 0 when neither. */

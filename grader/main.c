@@ -28,6 +28,7 @@
 #include "gpustate.h"
 #include "grade.h"
 #include "history.h"
+#include "html.h"
 #include "inspect.h"
 #include "ncu.h"
 #include "plausible.h"
@@ -83,6 +84,7 @@ struct options {
 	const char *calibrations; /* folder of calibrations per GPU model */
 	char calib_path[PATH_LEN]; /* the one for this GPU, if found */
 	const char *history;   /* each root's history file's name (history.h) */
+	const char *solutions_run; /* their report.run, for report.html */
 };
 
 /* Nsight Compute's state across exercises (grader/ncu.c). */
@@ -101,6 +103,7 @@ static int usage(void)
 		"              [--ncu PATH]  (profile each passing speed exercise)\n"
 		"              [--reference-cache DIR] [--lockdown 0|1]\n"
 		"              [--calibrations DIR] [--history NAME]\n"
+		"              [--solutions-run REPORT.RUN]\n"
 		"       grader --labs DIR --build DIR --propose-tiers ALL.TSV\n"
 		"       grader --labs DIR --build DIR --score-recording ALL.TSV\n"
 		"       grader ... --mode profile --ncu PATH [--with naive,peer,solution]\n"
@@ -163,6 +166,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->calibrations = *v ? v : NULL;
 		else if (!strcmp(a, "--history"))
 			o->history = *v ? v : NULL;
+		else if (!strcmp(a, "--solutions-run"))
+			o->solutions_run = *v ? v : NULL;
 		else if (!strcmp(a, "--seed") && *v) {
 			char *end;
 
@@ -701,6 +706,8 @@ static int finish(const struct options *o, struct g_run *run)
 		hist_locate(run, o->build_dir, o->history);
 		hist_append(run, time(NULL));
 	}
+	if (o->solutions_run)
+		html_load_solutions(o->solutions_run);
 	report_outputs_write(&o->out, run, stdout);
 	for (int i = 0; i < run->nrows; i++) {
 		enum wb_verdict v = run->rows[i].res.verdict;

@@ -4,7 +4,7 @@
  * again from a run's report.run (or a results.tsv, or a calibration's
  * all.tsv), and the attempts of the history files as a table.
  *
- *   render --results FILE --html OUT [--source NAME]
+ *   render --results FILE --html OUT [--source NAME] [--solutions FILE]
  *   render --history FILE... [--lab L] [--ex E]
  *
  * Exit status: 0, 1 when there was nothing to show, 2 on bad arguments or
@@ -22,7 +22,8 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: render --results FILE --html OUT [--source NAME]\n"
+	fprintf(stderr, "usage: render --results FILE --html OUT [--source NAME] "
+			"[--solutions REPORT.RUN]\n"
 			"       render --history FILE... [--lab L] [--ex E]\n");
 	return 2;
 }
@@ -109,6 +110,8 @@ int main(int argc, char **argv)
 			html = v;
 		else if (!strcmp(a, "--source"))
 			source = *v ? v : NULL;
+		else if (!strcmp(a, "--solutions"))
+			html_load_solutions(v);
 		else if (!strcmp(a, "--lab"))
 			lab = v;
 		else if (!strcmp(a, "--ex"))

@@ -15,8 +15,11 @@
 #   no element a submission could have smuggled in (script, img, iframe,
 #   object, embed, link), no attribute that runs script (on...).
 #
-#   check-dom.py DOM RESULTS [SOURCE]     exit 0 when all agree; each
-#                                         disagreement on stderr
+#   check-dom.py DOM RESULTS [SOURCE [SOLUTIONS]]
+#                                         exit 0 when all agree; each
+#                                         disagreement on stderr. With
+#                                         SOLUTIONS (a source in the same
+#                                         file), the solution points too
 #   check-dom.py --hostile DOM            only the last check
 #
 # Stdlib only: CI has python3 and nothing more is installed for this.
@@ -147,17 +150,19 @@ def copy_gbps(rows):
     return v[len(v) // 2] if v else 0
 
 
-def expected(r, kind, flops):
+def expected(r, kind, flops, sol):
     """A point's value: TFLOP/s (flops) or GB/s."""
     t = float(r["time_us"])
+    s = sol.get((r["lab"], r["exercise"]))
     us = {"student": t, "naive": float(r["naive_us"]),
+          "solution": float(s["time_us"]) if s else float("nan"),
           "peer": float(r["peer_us"]) or (float(r["ideal_us"])
                                            if r["sol"] == "peer" else 0)}[kind]
     rate = float(r["tflops"]) if flops else float(r["gbps"])
     return rate * t / us
 
 
-def check_chart(dom, si, svg, rows, copy):
+def check_chart(dom, si, svg, rows, copy, sol):
     flops = "flops" in svg["a"]["class"].split()
     y = axis(dom, si, "ytick", flops)
     x = axis(dom, si, "xtick", True) if flops else None
@@ -170,7 +175,10 @@ def check_chart(dom, si, svg, rows, copy):
         if not r:
             err(f"{what}: a point for an exercise not in the results")
             continue
-        want = expected(r, kind, flops)
+        if kind == "solution" and (r["lab"], r["exercise"]) not in sol:
+            err(f"{what}: a solution point the results have no solution for")
+            continue
+        want = expected(r, kind, flops, sol)
         near(float(g["a"]["data-y"]), want, 0.002, what + "'s value", 0.06)
         near(float(g["a"]["data-py"]), y(want), 0, what + "'s height", 0.3)
         if flops:
@@ -189,7 +197,7 @@ def check_chart(dom, si, svg, rows, copy):
     return npts
 
 
-def check(dom, rows):
+def check(dom, rows, sol):
     seen = {}
     for _, tr in dom.find("tr", "ex"):
         seen[(tr["a"]["data-lab"], tr["a"]["data-ex"])] = tr
@@ -233,7 +241,7 @@ def check(dom, rows):
     npts = ncharts = 0
     for si, svg in dom.find("svg", "roofline"):
         lab_rows = [r for r in rows if r["lab"] == svg["a"].get("data-lab")]
-        npts += check_chart(dom, si, svg, lab_rows, copy)
+        npts += check_chart(dom, si, svg, lab_rows, copy, sol)
         ncharts += 1
     if not ncharts or not npts:
         err(f"{ncharts} rooflines, {npts} points: nothing was drawn")
@@ -246,14 +254,24 @@ def main(argv):
         dom.feed(open(argv[2], encoding="utf-8").read())
         hostile_check(dom)
         summary = f"{len(dom.els)} elements, none smuggled in"
-    elif len(argv) in (3, 4):
+    elif len(argv) in (3, 4, 5):
         dom = Dom()
         dom.feed(open(argv[1], encoding="utf-8").read())
-        rows = read_rows(argv[2], argv[3] if len(argv) == 4 else None)
+        rows = read_rows(argv[2], argv[3] if len(argv) >= 4 else None)
+        sol = {}
+        if len(argv) == 5:
+            sol = {(r["lab"], r["exercise"]): r
+                   for r in read_rows(argv[2], argv[4])
+                   if r["verdict"] == "PASS" and float(r["time_us"]) > 0}
+            nsol = sum(1 for _, e in dom.find("g", "pt")
+                       if e["a"]["data-kind"] == "solution")
+            if nsol != sum(1 for r in rows if (r["lab"], r["exercise"]) in sol
+                           and float(r["gbps"]) > 0):
+                err(f"{nsol} solution points for {len(rows)} exercises")
         if not rows:
             err("no rows in the results")
         hostile_check(dom)
-        charts, points = check(dom, rows)
+        charts, points = check(dom, rows, sol)
         summary = (f"{len(rows)} exercises, {charts} rooflines, {points} "
                    f"points agree with the results")
     else:

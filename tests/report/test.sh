@@ -7,10 +7,12 @@
 #   tests/calibrate/ (no GPU); headless Chromium builds its DOM, and
 #   check-dom.py checks it against that file: every exercise's verdict
 #   and points, the total, the speedup bars' tiers, every roofline point's
-#   value and position on the chart's own axes, the copy roof. The same
+#   value and position on the chart's own axes, the copy roof; a ladder
+#   step's page with the solutions' points (SOLUTIONS=) too. The same
 #   check must fail on a DOM with one point moved. A results file whose
 #   names are markup must draw a page with no element but the page's own.
-#   A screenshot is taken (docs/report.png is this one, at this size).
+#   Screenshots are taken: docs/report.png (the solutions) and
+#   docs/report-step.png (the ladder step) are these, at these sizes.
 #   make history prints a root's attempts in 80 columns.
 #
 # SKIPs, with the reason, without chromium or python3.
@@ -18,6 +20,7 @@
 REPORT_RUN=tests/calibrate/h100-2026-11-25-all.tsv
 REPORT_DIR="$LOGS/report"
 REPORT_SIZE=1280,2200
+REPORT_STEP_SIZE=1280,1100
 
 # The browser: Debian's chromium, or another name for it.
 report_browser() {
@@ -65,6 +68,22 @@ report_dom() {
 	fi
 }
 
+# A ladder step of the same recording, the solutions' points beside it
+# (SOLUTIONS=: the solutions' rows of the same file).
+report_solutions() {
+	step=ladder/2-grid-stride
+	if $MAKE --no-print-directory report RESULTS=$REPORT_RUN SOURCE=$step \
+		SOLUTIONS=$REPORT_RUN HTML="$REPORT_DIR/step.html" > "$REPORT_DIR/step.log" 2>&1 &&
+	   chromium_run --dump-dom "file://$PWD/$REPORT_DIR/step.html" > "$REPORT_DIR/step-dom.html" &&
+	   python3 tests/report/check-dom.py "$REPORT_DIR/step-dom.html" $REPORT_RUN \
+		$step solutions >> "$REPORT_DIR/step.log" 2>&1 &&
+	   grep -q 'data-kind="solution"' "$REPORT_DIR/step-dom.html"; then
+		pass "report/a ladder step beside the solutions ($(tail -n 1 "$REPORT_DIR/step.log"))"
+	else
+		fail "report/a ladder step beside the solutions" "$REPORT_DIR/step.log"
+	fi
+}
+
 # A results file whose lab, exercise and verdict are markup.
 report_hostile() {
 	printf 'lab\texercise\tverdict\tpoints\tmax_points\tspeedup\n' > "$REPORT_DIR/hostile.tsv"
@@ -84,16 +103,22 @@ report_hostile() {
 	fi
 }
 
+# screenshot PAGE PNG SIZE: a PNG (its signature), more than a blank
+# page's bytes.
+screenshot() {
+	rm -f "$REPORT_DIR/$2"
+	chromium_run --screenshot="$PWD/$REPORT_DIR/$2" --window-size=$3 \
+		"file://$PWD/$REPORT_DIR/$1" > /dev/null
+	[ "$(head -c 8 "$REPORT_DIR/$2" 2> /dev/null | od -An -tx1 | tr -d ' \n')" = \
+	  89504e470d0a1a0a ] && [ "$(wc -c < "$REPORT_DIR/$2")" -gt 50000 ]
+}
+
 report_screenshot() {
-	rm -f "$REPORT_DIR/report.png"
-	chromium_run --screenshot="$PWD/$REPORT_DIR/report.png" \
-		--window-size=$REPORT_SIZE "file://$PWD/$REPORT_DIR/report.html" > /dev/null
-	# A PNG: its signature, and more than a blank page's bytes.
-	if [ "$(head -c 8 "$REPORT_DIR/report.png" 2> /dev/null | od -An -tx1 | tr -d ' \n')" = \
-	     89504e470d0a1a0a ] && [ "$(wc -c < "$REPORT_DIR/report.png")" -gt 50000 ]; then
-		pass "report/screenshot ($REPORT_DIR/report.png, $REPORT_SIZE)"
+	if screenshot report.html report.png $REPORT_SIZE &&
+	   screenshot step.html report-step.png $REPORT_STEP_SIZE; then
+		pass "report/screenshots ($REPORT_DIR/report.png, report-step.png)"
 	else
-		fail "report/screenshot" "$REPORT_DIR/chromium.log"
+		fail "report/screenshots" "$REPORT_DIR/chromium.log"
 	fi
 }
 
@@ -142,6 +167,7 @@ section_report() {
 		return
 	fi
 	report_dom
+	report_solutions
 	report_hostile
 	report_screenshot
 }

@@ -380,6 +380,34 @@ static void roofline_points_follow_the_axes(void **state)
 	free(html);
 }
 
+/* The solutions' last run gives "solution" points: sum's at its bytes over
+ * the solution's time; none on the solutions' own page. */
+static void solution_points_come_from_their_run(void **state)
+{
+	struct fixture *fx = *state;
+	static struct g_row srows[NROWS];
+	struct g_run sol = fx->run;
+	char *html, want[64];
+
+	memcpy(srows, fx->rows, sizeof(srows));
+	sol.rows = srows;
+	sol.source = "solutions";
+	set_time(&srows[0].res.t[G_STUDENT], 92);
+	chart_set_solutions(&sol);
+	html = print_run(html_of_run, &fx->run);
+	snprintf(want, sizeof(want), "data-kind=\"solution\" data-ex=\"sum\" "
+		 "data-x=\"0\" data-y=\"%.6g\"", 256e6 / (92 * 1e3));
+	assert_contains(html, want);
+	assert_contains(html, "The solution took 92.0");
+	/* argmax's solution is as WRONG as the student's: no point. */
+	assert_null(strstr(html, "data-kind=\"solution\" data-ex=\"argmax\""));
+	free(html);
+	html = print_run(html_of_run, &sol);
+	assert_null(strstr(html, "data-kind=\"solution\""));
+	free(html);
+	chart_set_solutions(NULL);
+}
+
 /* ---- the history ---------------------------------------------------------- */
 
 static void history_appends_and_never_rewrites(void **state)
@@ -514,6 +542,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(page_escapes_what_a_submission_controls, setup, teardown),
 		cmocka_unit_test_setup_teardown(page_shows_the_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(roofline_points_follow_the_axes, setup, teardown),
+		cmocka_unit_test_setup_teardown(solution_points_come_from_their_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(history_appends_and_never_rewrites, setup, teardown),
 		cmocka_unit_test_setup_teardown(history_hash_follows_the_file, setup, teardown),
 		cmocka_unit_test(history_table_fits_80_columns),
