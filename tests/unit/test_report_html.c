@@ -11,6 +11,7 @@
 #include "unit.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "formats.h"
 #include "grade.h"
@@ -463,6 +464,43 @@ static void history_appends_and_never_rewrites(void **state)
 	free(second);
 }
 
+/* Eight graders appending at once: every line whole, none lost. */
+static void history_appends_do_not_interleave(void **state)
+{
+	struct fixture *fx = *state;
+	struct g_run run = fx->run;
+	char path[400], line[600];
+	int lines = 0, status;
+	FILE *f;
+
+	unit_path(path, sizeof(path), fx->dir, "h.tsv");
+	for (int i = 0; i < NROWS; i++) {
+		snprintf(run.rows[i].history, sizeof(run.rows[i].history), "%s", path);
+		snprintf(run.rows[i].hash, sizeof(run.rows[i].hash), "%016x", i);
+	}
+	for (int p = 0; p < 8; p++)
+		if (fork() == 0) {
+			for (int k = 0; k < 50; k++)
+				if (hist_append(&run, 1800000000 + p))
+					_exit(1);
+			_exit(0);
+		}
+	for (int p = 0; p < 8; p++) {
+		wait(&status);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		struct hist_entry e;
+
+		assert_int_equal(hist_parse(line, &e), 0);
+		lines++;
+	}
+	fclose(f);
+	assert_int_equal(lines, 8 * 50 * NROWS);
+}
+
 static void history_hash_follows_the_file(void **state)
 {
 	struct fixture *fx = *state;
@@ -544,6 +582,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(roofline_points_follow_the_axes, setup, teardown),
 		cmocka_unit_test_setup_teardown(solution_points_come_from_their_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(history_appends_and_never_rewrites, setup, teardown),
+		cmocka_unit_test_setup_teardown(history_appends_do_not_interleave, setup, teardown),
 		cmocka_unit_test_setup_teardown(history_hash_follows_the_file, setup, teardown),
 		cmocka_unit_test(history_table_fits_80_columns),
 		cmocka_unit_test_setup_teardown(history_chart_has_a_column_per_version, setup, teardown),
