@@ -23,8 +23,6 @@
 #define C_NAIVE "#8c959f"
 #define C_YOURS "#0969da"
 #define C_PEER "#bf8700"
-#define C_SOL "#1a7f37"
-#define C_ROOF "#24292f"
 #define C_SOLN "#8250df"
 
 /* The solutions' last run, for the "solution" points (html.h). */
