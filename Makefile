@@ -16,6 +16,9 @@
 #                              hints (WITH=naive,solution adds columns;
 #                              SHAPE=1 profiles the second benchmark shape)
 #   make handout | calibrate | gradescope-bundle   for instructors (see the end)
+#   make report RESULTS=F      draw report.html again from a run's report.run
+#                              (or results.tsv), no GPU; HTML= where to
+#   make history               every graded attempt of SRC (LAB=, EX=)
 #   make docs                  the tables the docs quote, from lab.c
 #   make help                  this text
 #
@@ -35,8 +38,11 @@
 #   SM     GPU architecture(s), e.g. SM=90 or SM="80 90"; default: the
 #          installed GPU's, or with no GPU $(NOGPU_SM) (machine code, plus
 #          PTX that the driver compiles for any newer GPU)
-#   BUILD  the build folder (default build/); JSON, TSV: other paths for
-#          results.json and results.tsv
+#   BUILD  the build folder (default build/); JSON, TSV, HTML: other paths
+#          for results.json, results.tsv and report.html (the page to look
+#          at: each lab's roofline, each exercise's tiers and attempts)
+#   HISTORY  the file in each SRC root that keeps every graded attempt
+#          (default .workbook-history.tsv; HISTORY= keeps none)
 #   LOCKDOWN=0  run the exercises without their seccomp filter, to diagnose
 #          a CUDA runtime the filter breaks (docs/grading.md, section 8)
 #   LAUNCH a command that runs make grade where the GPU is, from here:
@@ -117,6 +123,8 @@ DEVINFO   := $(B)/devinfo
 GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c course.c formats.c calibrate.c ncu.c inspect.c plausible.c gpustate.c
 GRADER_SRCS += symname.c allowlist.c symbols.c technique.c audit.c reference.c resources.c
 GRADER_SRCS += metrics.c ncu_csv.c profile_derive.c profile_render.c
+# report.html, report.run and the attempts' history (make report, history).
+GRADER_SRCS += runfile.c history.c html.c chart.c html_text.c
 # The per-GPU lock, which make batch links too.
 GRADER_SRCS += gpulock.c
 GRADER_OBJS := $(patsubst %.c,$(BUILD)/host/grader/%.o,$(GRADER_SRCS)) \
@@ -232,6 +240,9 @@ JSON      ?= $(T)/results.json
 TSV       ?= $(T)/results.tsv
 CLASSROOM ?= $(T)/classroom.json
 JUNIT     ?= $(T)/junit.xml
+HTML      ?= $(T)/report.html
+REPORT_DATA ?= $(T)/report.run
+HISTORY   ?= .workbook-history.tsv
 GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              --reference-cache $(B)/reference $(if $(LOCKDOWN),--lockdown $(LOCKDOWN)) \
              --calibrations calibrations \
@@ -240,7 +251,9 @@ GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              $(if $(SANITIZE),--sanitizer $(SANITIZER)) \
              $(if $(SIZE),--size '$(SIZE)') \
              $(if $(PROFILE),--ncu "$(NCU)") \
-             $(if $(COURSE),--course $(COURSE))
+             $(if $(COURSE),--course $(COURSE)) \
+             $(if $(HISTORY),--history $(HISTORY)) \
+             $(if $(filter-out solutions,$(SRC)),--solutions-run $(B)/solutions/report.run)
 
 .PHONY: all runners tools grade grade-solutions bench bench-run profile doctor build-all test torch-compare \
         test-unit test-deps clean
@@ -262,7 +275,7 @@ runners: $(RUNNERS)
 # here as it is written there. Nothing is built here.
 LAUNCH_VARS := SRC LAB EX SEED SIZE TIMEOUT SANITIZE SANITIZER PROFILE NCU \
                WITH SHAPE SM BUILD JSON TSV CLASSROOM JUNIT LOCKDOWN COURSE \
-               CUDA_HOME NVCC
+               CUDA_HOME NVCC HTML REPORT_DATA HISTORY
 LAUNCH_FILE := $(abspath $(BUILD)/launch-settings.mk)
 define newline
 
@@ -282,7 +295,8 @@ grade: tools
 		exit 2; \
 	fi
 	@$(MAKE) --no-print-directory runners
-	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV) --classroom $(CLASSROOM) --junit $(JUNIT)
+	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV) --classroom $(CLASSROOM) --junit $(JUNIT) \
+		--report-data $(REPORT_DATA) --html $(HTML)
 else
 grade:
 	@mkdir -p $(dir $(LAUNCH_FILE))
@@ -301,7 +315,8 @@ bench: tools
 	@$(MAKE) --no-print-directory bench-run SRC=solutions
 
 bench-run:
-	@$(GRADER) $(GRADE_ARGS) --mode bench --tsv $(T)/bench.tsv
+	@$(GRADER) $(GRADE_ARGS) --mode bench --tsv $(T)/bench.tsv \
+		--report-data $(T)/bench.run --html $(T)/bench.html
 
 # Why, not only how fast: each selected speed exercise's kernels under Nsight
 # Compute, one call at the benchmark size, and the hints its numbers justify
@@ -362,6 +377,29 @@ torch-compare: tools
 doctor: $(DEVINFO)
 	@sh grader/doctor.sh "$(NVCC)" "$(DEVINFO)"
 
+# ---- the report page and the history (docs/grading.md, section 6) ------------
+# make report reads a run's report.run, a results.tsv or a calibration's
+# all.tsv (SOURCE= picks its rows) and writes HTML= (default: beside it);
+# SOLUTIONS= a grade-solutions' report.run adds the solutions' points.
+RENDER    := $(BUILD)/host/grader/render
+RENDER_OBJS := $(BUILD)/host/grader/render.o \
+               $(filter-out $(BUILD)/host/grader/main.o,$(GRADER_OBJS))
+RESULTS   ?=
+REPORT_HTML = $(if $(filter command line,$(origin HTML)),$(HTML),$(dir $(RESULTS))report.html)
+
+$(RENDER): $(RENDER_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: report history
+report: $(RENDER)
+	@test -n "$(RESULTS)" || { echo "give RESULTS=<a run's report.run or results.tsv>, e.g. RESULTS=$(T)/report.run"; exit 2; }
+	@mkdir -p $(dir $(REPORT_HTML))
+	@$(RENDER) --results $(RESULTS) --html $(REPORT_HTML) $(if $(SOURCE),--source "$(SOURCE)") \
+		$(if $(SOLUTIONS),--solutions $(SOLUTIONS))
+
+history: $(RENDER)
+	@$(RENDER) --history $(addsuffix /$(HISTORY),$(SRC)) $(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX))
+
 # ---- batch grading of a class (docs/batch-grading.md) --------------------------
 # make batch SUBMISSIONS=dir         grade every submission in dir (folders,
 #                                    .tar.gz, .zip) into OUT: gradebook.csv,
@@ -377,7 +415,7 @@ doctor: $(DEVINFO)
 # folder for pids.max and memory.max); for Slurm: CHUNK (submissions per array task,
 # default 1), PARTITION, SLURM_TIME, SLURM_CPUS, SLURM_ARGS (one #SBATCH
 # line per word, e.g. "--account=cs759 --qos=class").
-BATCH_SRCS := collect.c sandbox.c sched.c book.c slurm.c util.c
+BATCH_SRCS := collect.c sandbox.c sched.c book.c slurm.c util.c classpage.c
 BATCH_LIB  := $(patsubst %.c,$(BUILD)/host/tools/batch/%.o,$(BATCH_SRCS))
 BATCH      := $(BUILD)/host/tools/batch/batch
 SUBMISSIONS ?=
@@ -394,7 +432,8 @@ BATCH_ARGS  = --repo . --build $(BUILD) --objs $(B) --grader $(GRADER) --devinfo
               $(if $(SANDBOX_CGROUP),--cgroup $(SANDBOX_CGROUP))
 
 $(BATCH): $(BUILD)/host/tools/batch/main.o $(BUILD)/host/tools/batch/setup.o \
-	  $(BATCH_LIB) $(BUILD)/host/grader/proc.o $(BUILD)/host/grader/gpulock.o
+	  $(BATCH_LIB) $(BUILD)/host/grader/proc.o $(BUILD)/host/grader/gpulock.o \
+	  $(BUILD)/host/grader/html_text.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: batch batch-prepare slurm-script
@@ -438,6 +477,11 @@ $(BUILD)/host/tests/fake_child: tests/unit/fake_child.c
 	$(CC) $(CFLAGS) -o $@ $<
 
 # The batch's tests link the batch's objects too.
+$(BUILD)/host/tests/test_batch_classpage: tests/unit/test_batch_classpage.c $(UNIT_LIB) $(BATCH_LIB) | test-deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) -Igrader -Icommon -Itools/batch \
+		-o $@ $< $(BATCH_LIB) $(UNIT_LIB) $(shell pkg-config --libs $(TEST_DEPS) 2>/dev/null) $(LDLIBS)
+
 $(BUILD)/host/tests/test_batch: tests/unit/test_batch.c $(UNIT_LIB) $(BATCH_LIB) | test-deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) -Igrader -Icommon -Itools/batch \

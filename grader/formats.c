@@ -5,9 +5,10 @@
  * and the table of them that the driver walks.
  *
  * Each carries, per exercise, the verdict, the points and the text a
- * student sees (report_row_text()), plus which settings were used. None
- * is parsed back by the grader; tests/formats/ holds the schemas they are
- * validated against (make test).
+ * student sees (report_row_text()), plus which settings were used. Only
+ * report.run is read back (make report, runfile.h); tests/formats/ holds
+ * the schemas the others are validated against (make test). report.html
+ * is html.c's.
  */
 #include "formats.h"
 
@@ -17,8 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "html.h"
 #include "inspect.h"
 #include "report.h"
+#include "runfile.h"
 
 #define NAME_LEN (2 * G_NAME_LEN + 2)
 
@@ -41,22 +44,6 @@ int report_write_atomic(const char *path,
 		return -1;
 	}
 	return 0;
-}
-
-int report_utf8_len(const unsigned char *s)
-{
-	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 :
-		s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
-		s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
-
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-		return 0; /* overlong, or a UTF-16 surrogate */
-	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-		return 0; /* overlong, or past U+10FFFF */
-	return n;
 }
 
 /* Quotes and escapes included. */
@@ -494,6 +481,10 @@ const struct report_format report_formats[] = {
 	  report_classroom },
 	{ "JUnit XML", "--junit", "JUNIT", "for Jenkins, GitLab, CI",
 	  report_junit },
+	{ "report data", "--report-data", "REPORT_DATA",
+	  "the run whole, for make report", runfile_write },
+	{ "HTML report", "--html", "HTML", "rooflines, tiers, attempts",
+	  report_html },
 };
 
 const int report_nformats = sizeof(report_formats) / sizeof(report_formats[0]);
@@ -568,8 +559,8 @@ void report_outputs_usage(FILE *f)
 	for (int i = 0; i < report_nformats; i++) {
 		const struct report_format *fmt = &report_formats[i];
 
-		fprintf(f, "              [%s FILE]%*s %-10s %s: %s\n",
-			fmt->option, (int)(11 - strlen(fmt->option)), "",
+		fprintf(f, "              [%s FILE]%*s %-11s %s: %s\n",
+			fmt->option, (int)(13 - strlen(fmt->option)), "",
 			fmt->var, fmt->name, fmt->what);
 	}
 }

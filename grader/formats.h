@@ -15,6 +15,10 @@
  *                           / testcase (one per exercise) with failure or
  *                           error, as Jenkins, GitLab and most CI systems
  *                           read it (the Ant/Jenkins schema)
+ *   --report-data REPORT_DATA  report.run: the run whole, which make report
+ *                           reads back (runfile.h)
+ *   --html       HTML       report.html: a page with each lab's roofline,
+ *                           each exercise's tiers and attempts (html.h)
  *
  * The driver walks the table (struct report_outputs): a new format is one
  * writer and one row. Every file is written whole or not at all.
@@ -74,7 +78,8 @@ int report_write_atomic(const char *path,
 			const struct g_run *run);
 /* s as a JSON string literal, invalid UTF-8 replaced. */
 void report_json_str(FILE *f, const char *s);
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one
+ * (html_text.c, which make batch links without the rest). */
 int report_utf8_len(const unsigned char *s);
 
 #endif /* GRADER_FORMATS_H */

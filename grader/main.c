@@ -27,6 +27,8 @@
 #include "formats.h"
 #include "gpustate.h"
 #include "grade.h"
+#include "history.h"
+#include "html.h"
 #include "inspect.h"
 #include "ncu.h"
 #include "plausible.h"
@@ -81,6 +83,8 @@ struct options {
 				* diagnose a runtime the filter breaks */
 	const char *calibrations; /* folder of calibrations per GPU model */
 	char calib_path[PATH_LEN]; /* the one for this GPU, if found */
+	const char *history;   /* each root's history file's name (history.h) */
+	const char *solutions_run; /* their report.run, for report.html */
 };
 
 /* Nsight Compute's state across exercises (grader/ncu.c). */
@@ -98,7 +102,8 @@ static int usage(void)
 		"              [--course FILE]\n"
 		"              [--ncu PATH]  (profile each passing speed exercise)\n"
 		"              [--reference-cache DIR] [--lockdown 0|1]\n"
-		"              [--calibrations DIR]\n"
+		"              [--calibrations DIR] [--history NAME]\n"
+		"              [--solutions-run REPORT.RUN]\n"
 		"       grader --labs DIR --build DIR --propose-tiers ALL.TSV\n"
 		"       grader --labs DIR --build DIR --score-recording ALL.TSV\n"
 		"       grader ... --mode profile --ncu PATH [--with naive,peer,solution]\n"
@@ -159,6 +164,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->no_lockdown = !strcmp(v, "0");
 		else if (!strcmp(a, "--calibrations"))
 			o->calibrations = *v ? v : NULL;
+		else if (!strcmp(a, "--history"))
+			o->history = *v ? v : NULL;
+		else if (!strcmp(a, "--solutions-run"))
+			o->solutions_run = *v ? v : NULL;
 		else if (!strcmp(a, "--seed") && *v) {
 			char *end;
 
@@ -691,6 +700,14 @@ static int finish(const struct options *o, struct g_run *run)
 		report_bench(stdout, run);
 	else
 		report_table(stdout, run);
+	/* A graded attempt joins its roots' histories before the report
+	 * draws them; a single size (SIZE=) is not an attempt. */
+	if (o->history && o->mode == G_GRADE && !o->size) {
+		hist_locate(run, o->build_dir, o->history);
+		hist_append(run, time(NULL));
+	}
+	if (o->solutions_run)
+		html_load_solutions(o->solutions_run);
 	report_outputs_write(&o->out, run, stdout);
 	for (int i = 0; i < run->nrows; i++) {
 		enum wb_verdict v = run->rows[i].res.verdict;

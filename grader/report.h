@@ -32,6 +32,8 @@ struct g_row {
 	struct g_spec spec;
 	struct g_result res;
 	int course_changed;      /* the course settings changed this spec */
+	char history[512];       /* its attempts' history file (history.h), or "" */
+	char hash[20];           /* its source file's hash, or "" */
 };
 
 enum g_mode { G_GRADE, G_BENCH, G_BUILD_ONLY };

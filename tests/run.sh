@@ -26,6 +26,9 @@
 #          solutions/ or the self-test corpus skips, with the reason.
 #   batch, slurm  grading a class: tests/batch/test.sh (no GPU needed),
 #          tests/slurm/test.sh (root and Debian's Slurm; SKIP otherwise).
+#   report  report.html from a recorded H100 run, in headless Chromium:
+#          its DOM against the results file, a screenshot; make history
+#          (tests/report/test.sh; the browser part SKIPs without chromium).
 #
 # Prints PASS/FAIL/SKIP lines and ends with "N passed, N failed, N skipped".
 # Exit status 0 only when nothing failed. Environment: BUILD, B, GRADER,
@@ -572,11 +575,13 @@ section_slurm() {
 	. tests/slurm/test.sh
 }
 
+# report: the page in a browser, and make history.
+. tests/report/test.sh
 # formats, course, handout, gradescope: the instructor workflow.
 . tests/instructor.sh
 # integrity: the cheat corpus, symbol and technique checks, diagnostics.
 . tests/gpu/integrity.sh
-sections=${TEST_SECTIONS:-unit build integrity formats course handout gradescope gpu profile batch slurm}
+sections=${TEST_SECTIONS:-unit build integrity formats report course handout gradescope gpu profile batch slurm}
 for s in $sections; do
 	echo "== $s"
 	"section_$s"

@@ -379,6 +379,10 @@ int bt_run(struct bt_args *a, const char *out_path, const char *err_path,
 /* Rebuild gradebook.csv, verdicts.csv, summary.txt and audit.tsv from
  * students/. */
 int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet);
+/* class.html in out: each exercise's verdict counts, points and speedups
+ * over the class (classpage.c). 0, or -1. */
+int bt_write_classpage(const struct bt_conf *c, const struct bt_row *rows,
+		       int n, const char *title);
 
 /* ---- Slurm (slurm.c) ------------------------------------------------ */
 

@@ -529,6 +529,7 @@ int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet)
 	rc |= write_with(path, c, rows, n, 2, title, NULL);
 	bt_fmt(path, sizeof(path), "%s/audit.tsv", c->out);
 	rc |= write_with(path, c, rows, n, 3, title, &audit);
+	rc |= bt_write_classpage(c, rows, n, title);
 	if (!quiet) {
 		printf("\n");
 		bt_write_summary(stdout, &c->labs, rows, n, title,
