@@ -92,10 +92,13 @@ LABS      := $(patsubst labs/%/lab.mk,%,$(sort $(wildcard labs/*/lab.mk)))
 # LAB= names a lab in full (05-reduction) or without its number (reduction).
 lab_short  = $(patsubst $(firstword $(subst -, ,$(1)))-%,%,$(1))
 lab_match  = $(foreach l,$(1),$(if $(filter $(LAB),$(l) $(call lab_short,$(l))),$(l)))
+# LAB= may list several: LAB="reduction fusion". Each must name a lab.
+lab_word   = $(strip $(foreach l,$(LABS),$(if $(filter $(1),$(l) $(call lab_short,$(l))),$(l))))
 ifneq ($(LAB),)
 LABS_SEL  := $(call lab_match,$(LABS))
-ifeq ($(LABS_SEL),)
-$(error no lab named "$(LAB)"; the labs are: $(LABS))
+LABS_BAD  := $(strip $(foreach w,$(LAB),$(if $(call lab_word,$(w)),,$(w))))
+ifneq ($(LABS_BAD),)
+$(error no lab named "$(firstword $(LABS_BAD))" (LAB=$(LAB)); the labs are: $(LABS))
 endif
 else
 LABS_SEL  := $(LABS)
@@ -216,7 +219,7 @@ JUNIT     ?= $(T)/junit.xml
 GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              --reference-cache $(B)/reference $(if $(LOCKDOWN),--lockdown $(LOCKDOWN)) \
              --calibrations calibrations \
-             $(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX)) $(if $(SEED),--seed $(SEED)) \
+             $(if $(LAB),--lab "$(LAB)") $(if $(EX),--ex $(EX)) $(if $(SEED),--seed $(SEED)) \
              $(if $(TIMEOUT),--timeout-cap $(TIMEOUT)) \
              $(if $(SANITIZE),--sanitizer $(SANITIZER)) \
              $(if $(SIZE),--size '$(SIZE)') \
@@ -237,10 +240,14 @@ runners: $(RUNNERS)
 # repository must be on a filesystem both machines share (a cluster's home
 # folders are); srun passes this make's settings on in the environment, and
 # the report prints here as it is written there. Nothing is built here.
+# With COURSE=, only the labs the course grades are built.
+COURSE_LABS = $(GRADER) --labs labs --build $(BUILD) --course '$(COURSE)' \
+              --check-course labs $(if $(LAB),--lab "$(LAB)")
 ifeq ($(strip $(LAUNCH)),)
 grade: tools
 	@$(DEVINFO) --check
-	@$(MAKE) --no-print-directory runners
+	@$(if $(COURSE),labs=$$($(COURSE_LABS)) || exit 2; \
+	  $(MAKE) --no-print-directory runners LAB="$$(echo $$labs)",$(MAKE) --no-print-directory runners)
 	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV) --classroom $(CLASSROOM) --junit $(JUNIT)
 else
 grade:
@@ -286,8 +293,8 @@ docs: tools
 build-all: tools
 	@$(MAKE) --no-print-directory runners SRC=labs
 	@$(if $(wildcard solutions),$(MAKE) --no-print-directory runners SRC=solutions,echo "no solutions/ here (the student handout): labs/ only")
-	@$(GRADER) --labs labs --build $(B)/labs --source labs --mode build-only $(if $(LAB),--lab $(LAB))
-	@$(if $(wildcard solutions),$(GRADER) --labs labs --build $(B)/solutions --source solutions --mode build-only $(if $(LAB),--lab $(LAB)))
+	@$(GRADER) --labs labs --build $(B)/labs --source labs --mode build-only $(if $(LAB),--lab "$(LAB)")
+	@$(if $(wildcard solutions),$(GRADER) --labs labs --build $(B)/solutions --source solutions --mode build-only $(if $(LAB),--lab "$(LAB)"))
 
 # The solutions against PyTorch, for labs with a compare_torch.py (needs a
 # GPU and PyTorch; not needed to grade). Each solution file becomes a shared
@@ -331,7 +338,7 @@ SUBMISSIONS ?=
 BATCH_OUT   = $(if $(filter command line,$(origin OUT)),$(OUT),$(patsubst %/,%,$(SUBMISSIONS))-graded)
 BATCH_ARGS  = --repo . --build $(BUILD) --objs $(B) --grader $(GRADER) --devinfo $(DEVINFO) \
               --cuda $(CUDA_HOME) --sm "$(SM_LIST)" --submissions "$(SUBMISSIONS)" \
-              --out "$(BATCH_OUT)" $(if $(LAB),--lab $(LAB)) $(if $(BUILD_ONLY),--build-only) \
+              --out "$(BATCH_OUT)" $(if $(LAB),--lab "$(LAB)") $(if $(BUILD_ONLY),--build-only) \
               $(if $(JOBS),--jobs $(JOBS)) $(if $(GPUS),--gpus $(GPUS)) \
               $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout-cap $(TIMEOUT)) \
               $(if $(COURSE),--course $(COURSE)) $(if $(SANDBOX),--sandbox $(SANDBOX)) \
@@ -408,15 +415,18 @@ clean:
 #                    no self-test corpus), $(DIST)/cuda-workbook-instructor.tar.gz
 # calibrate          naive and solution speedups on this GPU, RUNS times, and
 #                    tiers proposed from them: $(CALIBRATE_OUT)/course.conf
-# gradescope-bundle  $(DIST)/gradescope/autograder.zip (LAB=, COURSE=, SM=;
-#                    it grades in make batch's sandbox: SANDBOX=off, SANDBOX_*)
+# gradescope-bundle  $(DIST)/gradescope/autograder-<assignment>.zip (LAB=,
+#                    COURSE=, SM=; it grades in make batch's sandbox:
+#                    SANDBOX=off, SANDBOX_*); only for a Gradescope whose
+#                    autograders run on GPU machines of the course's own
+# check-course       COURSE=file checked, no GPU: what it grades and changes
 # print-VAR          a make variable's value, for scripts
 DIST          ?= dist
 RUNS          ?= 5
 CALIBRATE_OUT ?= $(BUILD)/calibrate
 instructor_tool = @test -f $(1) || { echo "$(1) is an instructor tool: it is not in the student handout"; exit 2; }
 
-.PHONY: handout calibrate gradescope-bundle
+.PHONY: handout calibrate gradescope-bundle check-course
 
 handout:
 	$(call instructor_tool,tools/handout.sh)
@@ -429,13 +439,26 @@ calibrate: tools
 	@RUNS="$(RUNS)" LAB="$(LAB)" COURSE="$(COURSE)" OUT="$(CALIBRATE_OUT)" \
 		GRADER="$(GRADER)" B="$(B)" MAKE="$(MAKE)" sh tools/calibrate.sh
 
-gradescope-bundle:
+gradescope-bundle: $(GRADER)
 	$(call instructor_tool,tools/gradescope/bundle.sh)
-	@LAB="$(LAB)" COURSE="$(COURSE)" \
+	@LAB="$(LAB)" COURSE="$(COURSE)" GRADER="$(GRADER)" \
 		BUNDLE_SM="$(if $(filter command line environment,$(origin SM)),$(SM))" \
 		SANDBOX="$(SANDBOX)" SANDBOX_USER="$(SANDBOX_USER)" \
 		SANDBOX_NPROC="$(SANDBOX_NPROC)" SANDBOX_MEM="$(SANDBOX_MEM)" \
 		sh tools/gradescope/bundle.sh "$(DIST)/gradescope"
+
+# A course file checked without a GPU: it parses, every name exists, and
+# every exercise it changes is still a valid table (the labs' info
+# binaries are built for that: nvcc, no GPU). Says what it grades and
+# changes; exit status 2 and file:line: why when it is wrong.
+check-course: $(GRADER)
+	@test -n "$(COURSE)" || { echo "give COURSE=<a course file> (docs/instructors.md, section 3)"; exit 2; }
+	@labs=$$($(COURSE_LABS)) || exit 2; \
+	 $(MAKE) --no-print-directory $$(for l in $$labs; do echo $(B)/labs/$$l/info; done) \
+		SRC=labs LAB="$$(echo $$labs)" > $(BUILD)/check-course.log 2>&1 || { \
+		cat $(BUILD)/check-course.log; echo "check-course: the labs' own code did not build"; exit 2; }
+	@$(GRADER) --labs labs --build $(B)/labs --course '$(COURSE)' --check-course summary \
+		$(if $(LAB),--lab "$(LAB)")
 
 print-%:
 	@echo '$($*)'

@@ -120,8 +120,12 @@ struct bt_labs {
 };
 
 /* Every labs/<lab>/lab.mk's EXERCISES, in lab order; selected by lab
- * ("05-reduction", "reduction" or NULL for all). -1 if no lab matches. */
+ * (a list of "05-reduction" or "reduction" words, or NULL for all). -1
+ * if no lab matches. */
 int bt_read_labs(const char *labs_dir, const char *lab, struct bt_labs *l);
+/* Select only the exercises of pairs, "lab/exercise" lines (what a
+ * course file grades): 0, or -1 when none of them is here. */
+int bt_select_exercises(struct bt_labs *l, const char *pairs);
 /* Add one lab's EXERCISES line (the unit tests use this directly). */
 int bt_add_lab(struct bt_labs *l, const char *lab, const char *exercises,
 	       int selected);

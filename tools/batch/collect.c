@@ -53,12 +53,49 @@ int bt_add_lab(struct bt_labs *l, const char *lab, const char *exercises,
 	return added;
 }
 
+/* Does a lab folder match LAB=, a list of "05-reduction" or "reduction"
+ * words (every lab when empty)? */
 static int lab_matches(const char *dir, const char *want)
 {
+	static const char sep[] = " \t,";
 	const char *dash = strchr(dir, '-');
 
-	return !want || !*want || !strcmp(dir, want) ||
-	       (dash && !strcmp(dash + 1, want));
+	if (!want || !want[strspn(want, sep)])
+		return 1;
+	for (const char *w = want + strspn(want, sep); *w;
+	     w += strcspn(w, sep), w += strspn(w, sep)) {
+		size_t len = strcspn(w, sep);
+
+		if ((strlen(dir) == len && !strncmp(dir, w, len)) ||
+		    (dash && strlen(dash + 1) == len && !strncmp(dash + 1, w, len)))
+			return 1;
+	}
+	return 0;
+}
+
+int bt_select_exercises(struct bt_labs *l, const char *pairs)
+{
+	int any = 0;
+
+	for (int i = 0; i < l->n; i++) {
+		char want[2 * BT_NAME_LEN + 4];
+		const char *p = pairs;
+		size_t len;
+
+		len = bt_fmt(want, sizeof(want), "%s/%s", l->ex[i].lab,
+			     l->ex[i].name);
+		l->ex[i].selected = 0;
+		while ((p = strstr(p, want))) {
+			if ((p == pairs || p[-1] == '\n') &&
+			    (p[len] == '\n' || !p[len])) {
+				l->ex[i].selected = 1;
+				any = 1;
+				break;
+			}
+			p += len;
+		}
+	}
+	return any ? 0 : -1;
 }
 
 static int cmp_str(const void *a, const void *b)
