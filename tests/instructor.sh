@@ -92,7 +92,7 @@ section_formats() {
 	   [ -s "$dir/run/classroom.json" ] && [ -s "$dir/run/junit.xml" ] &&
 	   grep -q "COMPILE ERROR" "$dir/run/table.txt" &&
 	   grep -q "course settings course.conf (formats test): changed" "$dir/run/table.txt" &&
-	   ! grep -q "$dir" "$dir/run/results.json"; then
+	   ! grep -q "$dir/course.conf" "$dir/run/results.json"; then
 		pass "formats/one run writes the table, results.json, results.tsv, classroom.json and junit.xml (naming the course file, not the folder it is in)"
 	else
 		cat "$dir/build.log" >> "$dir/run/table.txt"
