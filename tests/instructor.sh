@@ -261,7 +261,52 @@ section_handout() {
 	fi
 	handout_docs "$dir" "$h"
 	handout_leak "$dir" "$h"
+	handout_tracked "$dir" "$h"
 	handout_builds "$dir" "$h"
+}
+
+# In a small git repository of its own: an untracked grades file and TA
+# notes, and a solution's Nsight recording, never ship; a tracked file
+# holding solution code stops make handout and leaves no handout folder
+# behind (nor anything else of the run).
+handout_tracked() {
+	g=$1/tracked
+	log=$1/tracked.log
+	rm -rf "$g"
+	mkdir -p "$g/tools" "$g/labs/05-x" "$g/solutions/05-x" "$g/tests/profile"
+	cp tools/handout.sh tools/handout-check.sh tools/handout-README.md \
+		tools/handout.exclude "$g/tools/"
+	for i in 1 2 3 4 5 6 7 8 9; do
+		echo "float distinctive_solution_line_$i = compute_something_long($i);"
+	done > "$g/solutions/05-x/a.cu"
+	echo "void a(void) { /* TODO: your code here */ }" > "$g/labs/05-x/a.cu"
+	echo "name,kernel,block" > "$g/tests/profile/a-solution.csv"
+	echo "name,kernel,block" > "$g/tests/profile/a-naive.csv"
+	(cd "$g" && git init -q && git add . &&
+	 git -c user.name=t -c user.email=t@t commit -qm t) > "$log" 2>&1
+	echo "alice,100" > "$g/grades.csv"
+	echo "alice copied" > "$g/labs/05-x/TA-notes.txt"
+	(cd "$g" && sh tools/handout.sh out) >> "$log" 2>&1
+	rc1=$?
+	(cd "$g/out/cuda-workbook-handout" 2> /dev/null && find . -type f | sort) > "$1/tracked.list"
+	# A solution over its skeleton, committed: refused, nothing left.
+	cp "$g/solutions/05-x/a.cu" "$g/labs/05-x/a.cu"
+	(cd "$g" && git -c user.name=t -c user.email=t@t commit -qam leak &&
+	 rm -rf out && sh tools/handout.sh out) >> "$log" 2>&1
+	rc2=$?
+	if [ $rc1 -eq 0 ] && grep -q '^\./labs/05-x/a.cu$' "$1/tracked.list" &&
+	   grep -q '^\./tests/profile/a-naive.csv$' "$1/tracked.list" &&
+	   ! grep -q 'grades.csv\|TA-notes\|a-solution' "$1/tracked.list" &&
+	   grep -q 'not shipped: *2 file' "$log" &&
+	   [ $rc2 -eq 1 ] && [ ! -e "$g/out/$2" ] && [ ! -e "$g/out/$2.tar.gz" ] &&
+	   [ -z "$(ls -A "$g/out" 2> /dev/null)" ]; then
+		pass "handout/only tracked files ship (not an untracked grades file or TA notes, nor a solution's Nsight recording); refused for solution code, it leaves nothing in dist/"
+	else
+		echo "statuses $rc1 $rc2; shipped:" >> "$log"
+		cat "$1/tracked.list" >> "$log"
+		ls -la "$g/out" >> "$log" 2>&1
+		fail "handout/only tracked files ship, and a refused handout leaves nothing behind" "$log"
+	fi
 }
 
 # The handout's README is the student one (tools/handout-README.md), no
