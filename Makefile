@@ -359,8 +359,10 @@ batch-prepare: tools $(if $(wildcard tools/batch/main.c),$(BATCH))
 	@test -n "$(SUBMISSIONS)" || { echo "give SUBMISSIONS=<a folder of submissions> (docs/batch-grading.md)"; exit 2; }
 	@$(MAKE) --no-print-directory runners SRC=labs
 
+# make exits 2 whenever a command fails: an interrupted batch (status 130)
+# interrupts make itself instead, so that make batch ends with 130 too.
 batch: batch-prepare
-	@$(BATCH) $(BATCH_ARGS)
+	@$(BATCH) $(BATCH_ARGS) || { rc=$$?; [ $$rc -ne 130 ] || kill -INT $$PPID; exit $$rc; }
 
 slurm-script: batch-prepare
 	@$(BATCH) $(BATCH_ARGS) --slurm-script $(if $(CHUNK),--chunk $(CHUNK)) \

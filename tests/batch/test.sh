@@ -462,18 +462,19 @@ bt_resume() {
 	bt_pid=$(cat "$bt_out/batch.pid" 2> /dev/null)
 	[ -n "$bt_pid" ] && kill -INT "$bt_pid"
 	wait "$bt_mpid"
+	bt_irc=$?
 	bt_back=$(ls "$bt_out/students" | grep -c '^alice$\|^bob$\|^carol$\|^dave$')
 	bt_make "$LOGS/batch-resumed.log" JOBS=1
-	if grep -q 'interrupted' "$LOGS/batch-interrupted.log" &&
+	if grep -q 'interrupted' "$LOGS/batch-interrupted.log" && [ "$bt_irc" -eq 130 ] &&
 	   [ "$bt_back" -ge 1 ] && [ "$bt_back" -le 3 ] &&
 	   grep -q "$((9 + bt_back)) graded before (not graded again), $((4 - bt_back)) to" \
 		"$LOGS/batch-resumed.log" &&
 	   [ "$(stat -c %Y "$bt_out/students/erin/meta")" = "$bt_keep" ] && bt_whole &&
 	   sh tests/batch/compare.sh --build-only tests/batch/expected "$bt_out" \
 		>> "$LOGS/batch-resumed.log" 2>&1; then
-		pass "batch/interrupted, it resumes where it stopped: no half-written result, finished students not graded again"
+		pass "batch/interrupted, make batch exits 130 and resumes where it stopped: no half-written result, finished students not graded again"
 	else
-		echo "back before the interrupt: $bt_back of 4" >> "$LOGS/batch-resumed.log"
+		echo "back before the interrupt: $bt_back of 4; make batch's status: $bt_irc (130 wanted)" >> "$LOGS/batch-resumed.log"
 		cat "$LOGS/batch-interrupted.log" >> "$LOGS/batch-resumed.log"
 		fail "batch/interrupted, it resumes where it stopped" "$LOGS/batch-resumed.log"
 	fi
