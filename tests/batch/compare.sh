@@ -13,7 +13,7 @@
 #           for a student graded UNSANDBOXED (SANDBOX=off)
 # OUT       the batch's output folder (verdicts.csv, students/)
 # With --build-only, verdicts that only a GPU can reach read BUILT
-# (COMPILE_ERROR, MISSING and REJECTED are decided before running).
+# (COMPILE_ERROR and REJECTED are decided before running).
 # Prints one line per student; exit status 0 when every line holds.
 
 set -u
@@ -79,7 +79,7 @@ for student in $(awk '!/^#/ && NF { print $1 }' "$expected" | uniq); do
 			continue
 		fi
 		if [ $build_only = 1 ]; then
-			case $want in COMPILE_ERROR|MISSING|REJECTED) ;; *) want=BUILT ;; esac
+			case $want in COMPILE_ERROR|REJECTED) ;; *) want=BUILT ;; esac
 		fi
 		have=$(got "$s" "$ex")
 		if [ "$have" = "$want" ]; then

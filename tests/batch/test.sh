@@ -208,6 +208,22 @@ bt_default() {
 	fi
 }
 
+# heidi handed in sum.cpp and a README: her report names the file she
+# meant, lists sum and argmax as missing, and its table and the gradebook
+# say the same thing (COMPILE ERROR: no file to build).
+bt_agree() {
+	bt_r=$bt_out/students/heidi/report.txt
+	if grep -q 'sum.cpp .*did you mean 05-reduction/sum.cu?' "$bt_r" &&
+	   grep -q '^Missing (0 points' "$bt_r" &&
+	   [ "$(grep -c 'COMPILE ERROR' "$bt_r")" -ge 2 ] &&
+	   grep -q '^heidi,COMPILE_ERROR,COMPILE_ERROR,' "$bt_out/verdicts.csv"; then
+		pass "batch/a near-miss file name gets 'did you mean 05-reduction/sum.cu?', and the gradebook says COMPILE_ERROR where the report does"
+	else
+		cat "$bt_r" "$bt_out/verdicts.csv" > "$LOGS/batch-agree.log" 2>&1
+		fail "batch/did you mean, and the gradebook agrees with the report" "$LOGS/batch-agree.log"
+	fi
+}
+
 bt_audit() {
 	if [ "$(head -n 1 "$bt_out/audit.tsv" 2> /dev/null)" = "$(printf 'student\texercise\tverdict\taudit')" ] &&
 	   awk -F '\t' 'NR > 1 && (NF != 4 || ($3 != "REJECTED" && $3 != "SUSPICIOUS" && $4 == "-")) { bad = 1 }
@@ -518,6 +534,7 @@ bt_main() {
 	bt_hostile
 	bt_default
 	bt_loud
+	bt_agree
 	bt_audit
 	bt_resume
 	[ $bt_boxed -eq 0 ] && bt_control

@@ -51,6 +51,8 @@ static void expect_match(const struct bt_labs *l, const char *path,
 	assert_int_equal(d, depth);
 }
 
+static char last_why[256]; /* expect_ignored()'s last reason */
+
 static void expect_ignored(const struct bt_labs *l, const char *path,
 			   const char *reason)
 {
@@ -59,6 +61,7 @@ static void expect_ignored(const struct bt_labs *l, const char *path,
 
 	assert_int_equal(bt_match(l, path, &d, why, sizeof(why)), -1);
 	assert_contains(why, reason);
+	snprintf(last_why, sizeof(last_why), "%s", why);
 }
 
 static void test_match_lab_folders(void **state)
@@ -105,6 +108,54 @@ static void test_match_ambiguous_flat(void **state)
 	expect_match(&l, "09-other/sum.cu", "09-other", "sum", 2);
 	expect_match(&l, "x/05-reduction/sum.cu", "05-reduction", "sum", 3);
 	expect_match(&l, "argmax.cu", "05-reduction", "argmax", 1);
+}
+
+/* A near miss of a file name is ignored, and the report says which
+ * file was meant. */
+static void test_match_did_you_mean(void **state)
+{
+	struct bt_labs l;
+
+	(void)state;
+	class_labs(&l, 0);
+	expect_ignored(&l, "Sum.cu", "did you mean 05-reduction/sum.cu?");
+	expect_ignored(&l, "05-reduction/SUM.cu", "did you mean 05-reduction/sum.cu?");
+	expect_ignored(&l, "sums.cu", "did you mean 05-reduction/sum.cu?");
+	expect_ignored(&l, "argmx.cu", "did you mean 05-reduction/argmax.cu?");
+	expect_ignored(&l, "sum.cpp", "did you mean 05-reduction/sum.cu?");
+	expect_ignored(&l, "sum.cu.txt", "did you mean 05-reduction/sum.cu?");
+	/* Far from every exercise, or of a lab not graded: no guess. */
+	expect_ignored(&l, "notes.txt", "not a file students may edit");
+	assert_null(strstr(last_why, "did you mean"));
+	expect_ignored(&l, "05-reduction/naive.cu", "lab 05-reduction's are");
+	assert_null(strstr(last_why, "did you mean"));
+	expect_ignored(&l, "rmsnorm.cu", "not graded in this batch");
+}
+
+/* LAB= as a list, and a course's exercises alone. */
+static void test_select_lists(void **state)
+{
+	char *dir = unit_tmpdir(), mk[1024];
+	struct bt_labs l;
+
+	(void)state;
+	mkpath(dir, "05-reduction/lab.mk", "EXERCISES := sum argmax\n");
+	mkpath(dir, "06-rmsnorm/lab.mk", "EXERCISES := rmsnorm\n");
+	mkpath(dir, "07-fusion/lab.mk", "EXERCISES = gelu softmax\n");
+	assert_int_equal(bt_read_labs(dir, "reduction 07-fusion", &l), 0);
+	assert_true(l.ex[0].selected && l.ex[1].selected);
+	assert_false(l.ex[2].selected);
+	assert_true(l.ex[3].selected && l.ex[4].selected);
+	assert_int_equal(bt_select_exercises(&l, "05-reduction/argmax\n"
+						 "07-fusion/gelu\n"), 0);
+	assert_false(l.ex[0].selected);
+	assert_true(l.ex[1].selected && l.ex[3].selected);
+	assert_false(l.ex[4].selected);
+	/* "gelu" is not "gelu_x", nor a prefix of a line. */
+	assert_int_equal(bt_select_exercises(&l, "07-fusion/gelu_x\nx05-reduction/sum\n"), -1);
+	snprintf(mk, sizeof(mk), "rm -rf '%s'", dir);
+	assert_int_equal(system(mk), 0);
+	free(dir);
 }
 
 static void test_read_labs(void **state)
@@ -341,22 +392,18 @@ static void test_read_tsv(void **state)
 {
 	struct bt_labs l;
 	struct bt_row row;
-	int missing[BT_MAX_EX] = { 0 };
-
 	(void)state;
 	class_labs(&l, 0);
-	assert_int_equal(bt_read_tsv(tsv, &l, NULL, &row), 2);
+	assert_int_equal(bt_read_tsv(tsv, &l, &row), 2);
 	assert_string_equal(row.cell[0].verdict, "PASS");
 	assert_near(row.cell[0].points, 87.5, 1e-12);
 	assert_near(row.total, 87.5, 1e-12);
 	assert_near(row.max, 200, 1e-12);
 	assert_false(row.have[2]);
-	missing[1] = 1;
-	assert_int_equal(bt_read_tsv(tsv, &l, missing, &row), 2);
-	assert_string_equal(row.cell[1].verdict, "MISSING");
+	assert_string_equal(row.cell[1].verdict, "COMPILE_ERROR");
 	assert_int_equal(bt_read_tsv("lab\texercise\n05-reduction\tsum\n", &l,
-				     NULL, &row), -1);
-	assert_int_equal(bt_read_tsv("", &l, NULL, &row), -1);
+				     &row), -1);
+	assert_int_equal(bt_read_tsv("", &l, &row), -1);
 }
 
 static void rows3(struct bt_labs *l, struct bt_row *rows)
@@ -365,12 +412,12 @@ static void rows3(struct bt_labs *l, struct bt_row *rows)
 	memset(rows, 0, 3 * sizeof(*rows));
 	snprintf(rows[0].id, BT_ID_LEN, "alice");
 	rows[0].graded = rows[0].sandboxed = 1;
-	bt_read_tsv(tsv, l, NULL, &rows[0]);
+	bt_read_tsv(tsv, l, &rows[0]);
 	snprintf(rows[1].id, BT_ID_LEN, "bob,jr");
 	rows[1].graded = rows[1].sandboxed = 1;
 	bt_read_tsv("lab\texercise\tverdict\tpoints\tmax_points\n"
 		    "05-reduction\tsum\tWRONG\t0\t100\n"
-		    "05-reduction\targmax\tPASS\t100\t100\n", l, NULL, &rows[1]);
+		    "05-reduction\targmax\tPASS\t100\t100\n", l, &rows[1]);
 	snprintf(rows[2].id, BT_ID_LEN, "carol");
 }
 
@@ -439,12 +486,12 @@ static void test_audit(void **state)
 	free(text);
 	bt_read_tsv("lab\texercise\tverdict\tpoints\tmax_points\ttechnique\taudit\n"
 		    "05-reduction\tsum\tPASS\t100\t100\tok\tinline-ptx,streams\n"
-		    "05-reduction\targmax\tPASS\t100\t100\tok\t-\n", &l, NULL,
+		    "05-reduction\targmax\tPASS\t100\t100\tok\t-\n", &l,
 		    &rows[0]);
 	assert_string_equal(rows[0].cell[0].audit, "inline-ptx,streams");
 	bt_read_tsv("lab\texercise\tverdict\tpoints\tmax_points\taudit\n"
 		    "05-reduction\tsum\tREJECTED\t0\t100\t-\n"
-		    "05-reduction\targmax\tSUSPICIOUS\t0\t100\n", &l, NULL,
+		    "05-reduction\targmax\tSUSPICIOUS\t0\t100\n", &l,
 		    &rows[1]);
 	assert_string_equal(rows[1].cell[1].audit, "-"); /* a short row */
 	text = to_text(audit_fn, &l, rows, 3, 0);
@@ -962,6 +1009,8 @@ int main(void)
 		cmocka_unit_test(test_match_lab_folders),
 		cmocka_unit_test(test_match_refuses),
 		cmocka_unit_test(test_match_ambiguous_flat),
+		cmocka_unit_test(test_match_did_you_mean),
+		cmocka_unit_test(test_select_lists),
 		cmocka_unit_test(test_read_labs),
 		cmocka_unit_test(test_sub_id),
 		cmocka_unit_test(test_list_subs),

@@ -145,7 +145,7 @@ enum bt_kind { BT_DIR, BT_TAR, BT_ZIP };
 
 struct bt_note {
 	char path[256];
-	char why[160];
+	char why[224];
 };
 
 struct bt_sub {
@@ -272,7 +272,7 @@ int bt_gpu_minor(const char *procdir, const char *uuid);
 /* ---- the gradebook (book.c) ----------------------------------------- */
 
 struct bt_cell {
-	char verdict[24];      /* a verdict key, or MISSING */
+	char verdict[24];      /* the grader's verdict key */
 	double points, max;
 	char audit[96];        /* results.tsv's audit words; "-": none */
 };
@@ -287,9 +287,9 @@ struct bt_row {
 };
 
 /* One grader results.tsv into row (by the labs' order); -1 if unusable.
- * Exercises with no file taken (missing[i]) read MISSING. */
+ * The verdicts are the grader's, as in the student's report. */
 int bt_read_tsv(const char *text, const struct bt_labs *l,
-		const int *missing, struct bt_row *row);
+		struct bt_row *row);
 /* The student's finished folder into row (results.tsv and meta). */
 int bt_read_student(const char *dir, const struct bt_labs *l,
 		    struct bt_row *row);

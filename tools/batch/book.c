@@ -6,7 +6,9 @@
  * step and `batch --merge` all write the same files from the same source.
  *
  *   gradebook.csv   student, points per exercise, total, max, status
- *   verdicts.csv    student, verdict per exercise (MISSING: no file), status
+ *   verdicts.csv    student, verdict per exercise (the grader's, as in the
+ *                   student's report: COMPILE_ERROR for a file not handed
+ *                   in), status
  *   summary.txt     totals' distribution, points and verdicts per
  *                   exercise, the most common verdicts other than PASS
  *   audit.tsv       for a person to read: each exercise whose results.tsv
@@ -66,7 +68,7 @@ static int find_ex(const struct bt_labs *l, const char *lab, const char *ex)
 }
 
 int bt_read_tsv(const char *text, const struct bt_labs *l,
-		const int *missing, struct bt_row *row)
+		struct bt_row *row)
 {
 	char *copy = strdup(text), *line, *save = NULL, *f[64];
 	int cl, ce, cv, cp, cm, ca, rows = 0;
@@ -97,8 +99,7 @@ int bt_read_tsv(const char *text, const struct bt_labs *l,
 		if (i < 0)
 			continue;
 		cell = &row->cell[i];
-		bt_fmt(cell->verdict, sizeof(cell->verdict), "%s",
-			 missing && missing[i] ? "MISSING" : f[cv]);
+		bt_fmt(cell->verdict, sizeof(cell->verdict), "%s", f[cv]);
 		cell->points = atof(f[cp]);
 		cell->max = atof(f[cm]);
 		bt_fmt(cell->audit, sizeof(cell->audit), "%s",
@@ -116,8 +117,8 @@ out:
 int bt_read_student(const char *dir, const struct bt_labs *l,
 		    struct bt_row *row)
 {
-	char path[BT_PATH], *meta, *tsv, *line, *save = NULL;
-	int missing[BT_MAX_EX] = { 0 }, rc;
+	char path[BT_PATH], *meta, *tsv;
+	int rc;
 
 	row->graded = 0;
 	row->sandboxed = 0;
@@ -130,21 +131,11 @@ int bt_read_student(const char *dir, const struct bt_labs *l,
 		free(tsv);
 		return -1;
 	}
-	for (line = strtok_r(meta, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *slash;
-		int i;
-
-		if (!strcmp(line, "sandbox bwrap"))
-			row->sandboxed = 1;
-		if (strncmp(line, "missing ", 8) || !(slash = strchr(line + 8, '/')))
-			continue;
-		*slash = '\0';
-		i = find_ex(l, line + 8, slash + 1);
-		if (i >= 0)
-			missing[i] = 1;
-	}
-	rc = bt_read_tsv(tsv, l, missing, row);
+	row->sandboxed = strstr(meta, "\nsandbox bwrap\n") != NULL;
+	/* The grader's verdict, as the student's report shows it: a file
+	 * that was not handed in is a COMPILE ERROR there (nothing to
+	 * build), and the report lists it under Missing. */
+	rc = bt_read_tsv(tsv, l, row);
 	free(meta);
 	free(tsv);
 	row->graded = rc > 0;

@@ -456,7 +456,7 @@ static int finish(const struct bt_conf *c, struct bt_sub *s)
 	work_dir(c, s, "", w, sizeof(w));
 	bt_fmt(from, sizeof(from), "%s/results.tsv", w);
 	tsv = bt_inside_regular(from, w) ? bt_read(from, 4 << 20) : NULL;
-	rc = tsv ? bt_read_tsv(tsv, &c->labs, NULL, &row) : -1;
+	rc = tsv ? bt_read_tsv(tsv, &c->labs, &row) : -1;
 	free(tsv);
 	if (rc < 0)
 		return -1;
