@@ -463,6 +463,32 @@ static void test_gradebook_csv(void **state)
 	free(text);
 }
 
+static void scores_fn(FILE *f, const struct bt_labs *l,
+		      const struct bt_row *rows, int n, int flag)
+{
+	(void)l;
+	(void)flag;
+	bt_write_scores(f, rows, n);
+}
+
+/* scores.csv: one score per student, for a platform's import. */
+static void test_scores_csv(void **state)
+{
+	struct bt_row rows[3];
+	struct bt_labs l;
+	char *text;
+
+	(void)state;
+	rows3(&l, rows);
+	text = to_text(scores_fn, &l, rows, 3, 0);
+	assert_string_equal(text,
+		"student,score,max_score,percent,status\n"
+		"alice,87.5,200,43.8,graded\n"
+		"\"bob,jr\",100,200,50.0,graded\n"
+		"carol,,,,not graded\n");
+	free(text);
+}
+
 /* The audit list: audit words, REJECTED and SUSPICIOUS; older TSVs. */
 static void audit_fn(FILE *f, const struct bt_labs *l,
 		     const struct bt_row *rows, int n, int flag)
@@ -1019,6 +1045,7 @@ int main(void)
 		cmocka_unit_test(test_collect_tar),
 		cmocka_unit_test(test_read_tsv),
 		cmocka_unit_test(test_gradebook_csv),
+		cmocka_unit_test(test_scores_csv),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_quantile),
 		cmocka_unit_test(test_publish_and_recover),

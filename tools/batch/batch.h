@@ -295,6 +295,8 @@ int bt_read_student(const char *dir, const struct bt_labs *l,
 		    struct bt_row *row);
 void bt_write_gradebook(FILE *f, const struct bt_labs *l,
 			const struct bt_row *rows, int n, int verdicts);
+/* scores.csv: student, score, max_score, percent, status. */
+void bt_write_scores(FILE *f, const struct bt_row *rows, int n);
 /* built_only: no points were given (a build-only batch). */
 void bt_write_summary(FILE *f, const struct bt_labs *l,
 		      const struct bt_row *rows, int n, const char *title,
@@ -380,8 +382,8 @@ int bt_sub_done(const struct bt_sub *s);
 #define BT_STDIO ""
 int bt_run(struct bt_args *a, const char *out_path, const char *err_path,
 	   double timeout_s, long fsize, const char *cuda_visible, int *status);
-/* Rebuild gradebook.csv, verdicts.csv, summary.txt and audit.tsv from
- * students/. */
+/* Rebuild gradebook.csv, verdicts.csv, scores.csv, summary.txt and
+ * audit.tsv from students/. */
 int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet);
 
 /* ---- Slurm (slurm.c) ------------------------------------------------ */

@@ -11,6 +11,8 @@
  *                   in), status
  *   summary.txt     totals' distribution, points and verdicts per
  *                   exercise, the most common verdicts other than PASS
+ *   scores.csv      student, score, max_score, percent, status: one
+ *                   score per student, for a platform's grade import
  *   audit.tsv       for a person to read: each exercise whose results.tsv
  *                   has audit words (the grader's last column, e.g.
  *                   inline-ptx,streams; "-" or absent in older runs: none)
@@ -186,6 +188,23 @@ void bt_write_gradebook(FILE *f, const struct bt_labs *l,
 			fprintf(f, ",%g,%g", row->total, row->max);
 		else if (!verdicts)
 			fputs(",,", f);
+		fprintf(f, ",%s\n", !row->graded ? "not graded" :
+			row->sandboxed ? "graded" : "graded UNSANDBOXED");
+	}
+}
+
+void bt_write_scores(FILE *f, const struct bt_row *rows, int n)
+{
+	fputs("student,score,max_score,percent,status\n", f);
+	for (int r = 0; r < n; r++) {
+		const struct bt_row *row = &rows[r];
+
+		csv_field(f, row->id);
+		if (row->graded)
+			fprintf(f, ",%g,%g,%.1f", row->total, row->max,
+				row->max > 0 ? 100 * row->total / row->max : 0);
+		else
+			fputs(",,,", f);
 		fprintf(f, ",%s\n", !row->graded ? "not graded" :
 			row->sandboxed ? "graded" : "graded UNSANDBOXED");
 	}
@@ -471,7 +490,8 @@ int bt_write_audit(FILE *f, const struct bt_labs *l,
 /* ---- merging --------------------------------------------------------- */
 
 /* One of the gradebook's files (kind: 0 gradebook, 1 verdicts, 2 summary,
- * 3 audit, whose line count goes in *audit), written atomically. */
+ * 3 audit, whose line count goes in *audit, 4 scores), written
+ * atomically. */
 static int write_with(const char *path, const struct bt_conf *c,
 		      const struct bt_row *rows, int n, int kind,
 		      const char *title, int *audit)
@@ -483,7 +503,9 @@ static int write_with(const char *path, const struct bt_conf *c,
 
 	if (!m)
 		return -1;
-	if (kind == 3)
+	if (kind == 4)
+		bt_write_scores(m, rows, n);
+	else if (kind == 3)
 		*audit = bt_write_audit(m, &c->labs, rows, n);
 	else if (kind == 2)
 		bt_write_summary(m, &c->labs, rows, n, title, c->build_only);
@@ -520,12 +542,16 @@ int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet)
 	rc |= write_with(path, c, rows, n, 2, title, NULL);
 	bt_fmt(path, sizeof(path), "%s/audit.tsv", c->out);
 	rc |= write_with(path, c, rows, n, 3, title, &audit);
+	bt_fmt(path, sizeof(path), "%s/scores.csv", c->out);
+	rc |= write_with(path, c, rows, n, 4, title, NULL);
 	if (!quiet) {
 		printf("\n");
 		bt_write_summary(stdout, &c->labs, rows, n, title,
 				 c->build_only);
 		printf("\ngradebook: %s/gradebook.csv (verdicts.csv, summary.txt, "
 		       "students/<id>/report.txt beside it)\n", c->out);
+		printf("scores for a learning platform's import (Canvas, "
+		       "Moodle: docs/batch-grading.md): %s/scores.csv\n", c->out);
 		printf("audit: %d exercise%s for a person to look at (audit "
 		       "words, REJECTED, SUSPICIOUS): %s/audit.tsv\n", audit,
 		       audit == 1 ? "" : "s", c->out);
