@@ -330,7 +330,11 @@ doctor: $(DEVINFO)
 # SANDBOX_NPROC, SANDBOX_MEM (e.g. 8G), SANDBOX_CGROUP (a delegated cgroup v2
 # folder for pids.max and memory.max); for Slurm: CHUNK (submissions per array task,
 # default 1), PARTITION, SLURM_TIME, SLURM_CPUS, SLURM_ARGS (one #SBATCH
-# line per word, e.g. "--account=cs759 --qos=class").
+# line per word, e.g. "--account=cs759 --qos=class"), SLURM_PROLOGUE (shell
+# lines each job runs first: "module load cuda/12.4"), GPU_TYPE (a100:
+# --gres=gpu:a100:1) or SLURM_CONSTRAINT, SLURM_MEM, SLURM_EXCLUSIVE=1,
+# MERGE_PARTITION (a CPU partition for the merge job); SM="80 90" builds for
+# every GPU the partition has (a task on another GPU grades nothing).
 BATCH_SRCS := collect.c sandbox.c sched.c book.c slurm.c util.c
 BATCH_LIB  := $(patsubst %.c,$(BUILD)/host/tools/batch/%.o,$(BATCH_SRCS))
 BATCH      := $(BUILD)/host/tools/batch/batch
@@ -367,7 +371,11 @@ batch: batch-prepare
 slurm-script: batch-prepare
 	@$(BATCH) $(BATCH_ARGS) --slurm-script $(if $(CHUNK),--chunk $(CHUNK)) \
 		$(if $(PARTITION),--partition $(PARTITION)) $(if $(SLURM_TIME),--time $(SLURM_TIME)) \
-		$(if $(SLURM_CPUS),--cpus $(SLURM_CPUS)) $(foreach a,$(SLURM_ARGS),--slurm-arg '$(a)')
+		$(if $(SLURM_CPUS),--cpus $(SLURM_CPUS)) $(foreach a,$(SLURM_ARGS),--slurm-arg '$(a)') \
+		$(if $(GPU_TYPE),--gpu-type '$(GPU_TYPE)') $(if $(SLURM_CONSTRAINT),--constraint '$(SLURM_CONSTRAINT)') \
+		$(if $(SLURM_MEM),--slurm-mem '$(SLURM_MEM)') $(if $(SLURM_EXCLUSIVE),--exclusive) \
+		$(if $(MERGE_PARTITION),--merge-partition '$(MERGE_PARTITION)') \
+		$(if $(SLURM_PROLOGUE),--slurm-prologue '$(SLURM_PROLOGUE)')
 
 # ---- tests ---------------------------------------------------------------------
 # What make test needs, required and optional, and what was found here

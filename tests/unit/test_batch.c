@@ -958,6 +958,86 @@ static void test_json_valid(void **state)
 
 /* ---- Slurm ---------------------------------------------------------------- */
 
+/* Run grade.sbatch in dir with sh, its devinfo saying compute capability
+ * cc; what it printed into out. Its exit status. */
+static int run_sbatch(const char *dir, const char *cc, char *out, size_t n)
+{
+	char cmd[2048], *text;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "printf '#!/bin/sh\\necho name X\\necho cc %s\\n' "
+		 "> '%s/devinfo' && chmod +x '%s/devinfo' && unset CUDA_HOME && SLURM_ARRAY_TASK_ID=0 sh '%s/slurm/grade.sbatch' "
+		 "> '%s/sbatch.out' 2>&1", cc, dir, dir, dir, dir);
+	rc = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/sbatch.out", dir);
+	text = bt_read(cmd, 1 << 16);
+	snprintf(out, n, "%s", text ? text : "");
+	free(text);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* A real cluster's settings: a GPU type, a constraint, memory, exclusive
+ * nodes, a CPU partition for the merge, a prologue; and a node whose GPU
+ * is not one the batch was built for grades nothing. */
+static void test_slurm_cluster(void **state)
+{
+	static struct bt_conf c;
+	char *dir = unit_tmpdir(), path[1200], out[4096], *text;
+	struct bt_sub subs[1];
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	memset(subs, 0, sizeof(subs));
+	snprintf(c.out, sizeof(c.out), "%s", dir);
+	snprintf(c.subs, sizeof(c.subs), "/class/hw3");
+	snprintf(c.devinfo, sizeof(c.devinfo), "%s/devinfo", dir);
+	snprintf(c.cuda, sizeof(c.cuda), "/opt/cuda");
+	snprintf(subs[0].name, sizeof(subs[0].name), "s0.zip");
+	c.chunk = 1;
+	c.time_limit = "01:00:00";
+	c.cpus = "4";
+	c.partition = "gpu";
+	c.sm = "80 90";
+	c.gpu_type = "a100";
+	c.constraint = "a100|h100";
+	c.slurm_mem = "32G";
+	c.exclusive = 1;
+	c.merge_partition = "cpu";
+	c.prologue = "echo prologue ran; CUDA_HOME=/sw/cuda-12.4";
+	assert_int_equal(bt_slurm_script(&c, subs, 1, "/bin/echo"), 0);
+	snprintf(path, sizeof(path), "%s/slurm/grade.sbatch", dir);
+	text = bt_read(path, 1 << 16);
+	assert_contains(text, "#SBATCH --gres=gpu:a100:1\n");
+	assert_contains(text, "#SBATCH --constraint=a100|h100\n");
+	assert_contains(text, "#SBATCH --mem=32G\n");
+	assert_contains(text, "#SBATCH --exclusive\n");
+	assert_contains(text, "#SBATCH --partition=gpu\n");
+	free(text);
+	snprintf(path, sizeof(path), "%s/slurm/merge.sbatch", dir);
+	text = bt_read(path, 1 << 16);
+	assert_contains(text, "#SBATCH --partition=cpu\n");
+	assert_contains(text, "echo prologue ran");
+	assert_null(strstr(text, "gres"));
+	assert_null(strstr(text, "--exclusive"));
+	assert_null(strstr(text, "--constraint"));
+	free(text);
+	/* Run as a task would (the batch: echo): on an sm_75 node it stops
+	 * before grading; on sm_90 it grades, with the prologue's toolkit. */
+	assert_int_equal(run_sbatch(dir, "75", out, sizeof(out)), 1);
+	assert_contains(out, "prologue ran");
+	assert_contains(out, "its GPU is sm_75, not one this batch was built for (SM='80 90')");
+	assert_null(strstr(out, "--submissions"));
+	assert_int_equal(run_sbatch(dir, "90", out, sizeof(out)), 0);
+	assert_contains(out, "--cuda /sw/cuda-12.4 --sm 80 90 --submissions /class/hw3");
+	/* Without a prologue's CUDA_HOME, make's toolkit. */
+	c.prologue = NULL;
+	assert_int_equal(bt_slurm_script(&c, subs, 1, "/bin/echo"), 0);
+	assert_int_equal(run_sbatch(dir, "80", out, sizeof(out)), 0);
+	assert_contains(out, "--cuda /opt/cuda ");
+	assert_int_equal(bt_rmtree(dir), 0);
+	free(dir);
+}
+
 static void test_slurm_script(void **state)
 {
 	static struct bt_conf c;
@@ -999,6 +1079,9 @@ static void test_slurm_script(void **state)
 	text = bt_read(path, 1 << 16);
 	assert_contains(text, "\t--merge\n");
 	assert_null(strstr(text, "gres"));
+	/* Not the GPU partition: the cluster's default, or MERGE_PARTITION. */
+	assert_null(strstr(text, "--partition"));
+	assert_contains(text, "#SBATCH --account=cs759\n");
 	free(text);
 	snprintf(path, sizeof(path), "%s/slurm/submit.sh", dir);
 	text = bt_read(path, 1 << 16);
@@ -1057,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_quote_and_durations),
 		cmocka_unit_test(test_json_note),
 		cmocka_unit_test(test_slurm_script),
+		cmocka_unit_test(test_slurm_cluster),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -334,8 +334,14 @@ struct bt_conf {
 
 	/* a Slurm array task grades chunk number task of the manifest */
 	int chunk, task;
-	/* make slurm-script */
+	/* make slurm-script: the grading array's partition, time, CPUs; its
+	 * GPU's type (--gres=gpu:TYPE:1) or a node constraint, memory and
+	 * exclusive nodes; the merge job's partition (a CPU one; none: the
+	 * cluster's default); shell lines every job runs first (module load) */
 	const char *partition, *time_limit, *cpus;
+	const char *gpu_type, *constraint, *slurm_mem, *merge_partition;
+	const char *prologue;
+	int exclusive;
 	const char *slurm_args[BT_MAX_EXTRA];
 	int nslurm_args;
 

@@ -55,6 +55,8 @@ static int usage(void)
 "       batch ... --merge                           rebuild the gradebook\n"
 "       batch ... --slurm-script [--chunk N] [--partition P] [--time T]\n"
 "                 [--cpus N] [--slurm-arg '#SBATCH option']...\n"
+"                 [--gpu-type T | --constraint C] [--slurm-mem M] [--exclusive]\n"
+"                 [--merge-partition P] [--slurm-prologue 'module load cuda']\n"
 "       batch ... --exec STUDENT -- COMMAND [ARGS]  run in STUDENT's sandbox\n"
 "       batch --sandbox-exec --scratch DIR [--gpus G] [--build-only] [options]\n"
 "             -- COMMAND [ARGS]   run in a sandbox whose writable folder is DIR\n"
@@ -140,6 +142,8 @@ static int parse(int argc, char **argv, struct cli *k)
 			k->slurm = 1;
 		else if (!strcmp(a, "--sandbox-exec"))
 			k->sandbox_exec = 1;
+		else if (!strcmp(a, "--exclusive"))
+			c->exclusive = 1;
 		else if (!strcmp(a, "--")) {
 			k->exec_argv = argv + i + 1;
 			break;
@@ -202,6 +206,16 @@ static int parse(int argc, char **argv, struct cli *k)
 			c->time_limit = v;
 		else if (!strcmp(a, "--cpus"))
 			c->cpus = v;
+		else if (!strcmp(a, "--gpu-type"))
+			c->gpu_type = *v ? v : NULL;
+		else if (!strcmp(a, "--constraint"))
+			c->constraint = *v ? v : NULL;
+		else if (!strcmp(a, "--slurm-mem"))
+			c->slurm_mem = *v ? v : NULL;
+		else if (!strcmp(a, "--merge-partition"))
+			c->merge_partition = *v ? v : NULL;
+		else if (!strcmp(a, "--slurm-prologue"))
+			c->prologue = *v ? v : NULL;
 		else if (!strcmp(a, "--exec"))
 			k->exec_id = v;
 		else if (!strcmp(a, "--scratch"))
