@@ -19,7 +19,8 @@
 # Settings (make VAR=value):
 #   SRC    submission roots searched in order for <lab>/<exercise>.cu
 #          (default labs; "mine solutions" takes mine/ first, then solutions/)
-#   LAB    one lab, "05-reduction" or "reduction"; EX one exercise in it
+#   LAB    one lab, "05-reduction" or "reduction", or several:
+#          LAB="reduction fusion"; EX one exercise in it
 #   SEED   reproduce a run's random inputs; SIZE one size alone (the label a
 #          WRONG verdict prints: make grade LAB=.. EX=.. SEED=.. SIZE=n=33)
 #   TIMEOUT  cap every exercise's time limit at this many seconds
