@@ -362,7 +362,8 @@ $(BATCH): $(BUILD)/host/tools/batch/main.o $(BUILD)/host/tools/batch/setup.o \
 batch-prepare: tools $(if $(wildcard tools/batch/main.c),$(BATCH))
 	@test -f tools/batch/main.c || { echo "make batch is an instructor tool: it is not in the student handout"; exit 2; }
 	@test -n "$(SUBMISSIONS)" || { echo "give SUBMISSIONS=<a folder of submissions> (docs/batch-grading.md)"; exit 2; }
-	@$(MAKE) --no-print-directory runners SRC=labs
+	@$(if $(COURSE),labs=$$($(COURSE_LABS)) || exit 2; \
+	  $(MAKE) --no-print-directory runners SRC=labs LAB="$$(echo $$labs)",$(MAKE) --no-print-directory runners SRC=labs)
 
 # make exits 2 whenever a command fails: an interrupted batch (status 130)
 # interrupts make itself instead, so that make batch ends with 130 too.
