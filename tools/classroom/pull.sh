@@ -156,6 +156,10 @@ push() {
 	[ $bad -eq 0 ]
 }
 
+if [ $# -ge 2 ] && [ ! -f "$2" ]; then
+	echo "pull: $2: no such file (one 'student URL' line per student)" >&2
+	exit 2
+fi
 case ${1:-} in
 fetch) shift; fetch "$@" ;;
 push) shift; push "$@" ;;
