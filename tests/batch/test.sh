@@ -246,7 +246,7 @@ bt_classroom() {
 		else
 			cp tests/broken/compile-error/05-reduction/sum.cu "$w/labs/05-reduction/sum.cu"
 		fi
-		git init -q --bare "$bt_c/$s.git"
+		git init -q --bare --initial-branch=main "$bt_c/$s.git"
 		(cd "$w" && git init -q && git add . &&
 		 git -c user.name=$s -c user.email=$s@x commit -qm hw &&
 		 git push -q "$bt_c/$s.git" HEAD:main) >> "$bt_cl" 2>&1
