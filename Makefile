@@ -39,8 +39,9 @@
 #          a CUDA runtime the filter breaks (docs/grading.md, section 8)
 #   LAUNCH a command that runs make grade where the GPU is, from here:
 #          LAUNCH="srun --gres=gpu:1" on a Slurm cluster (shared folders)
-#   COURSE a per-course settings file (points, tiers, time limits; see
-#          docs/instructors.md); CLASSROOM, JUNIT: where make grade writes
+#   COURSE a per-course settings file (the labs it grades, points, tiers,
+#          time limits; see docs/instructors.md; make check-course checks
+#          one without a GPU); CLASSROOM, JUNIT: where make grade writes
 #          GitHub Classroom JSON and JUnit XML (default: beside results.json)
 
 CUDA_HOME ?= /usr/local/cuda
