@@ -25,7 +25,8 @@
 # Settings (make VAR=value):
 #   SRC    submission roots searched in order for <lab>/<exercise>.cu
 #          (default labs; "mine solutions" takes mine/ first, then solutions/)
-#   LAB    one lab, "05-reduction" or "reduction"; EX one exercise in it
+#   LAB    one lab, "05-reduction" or "reduction", or several:
+#          LAB="reduction fusion"; EX one exercise in it
 #   SEED   reproduce a run's random inputs; SIZE one size alone (the label a
 #          WRONG verdict prints: make grade LAB=.. EX=.. SEED=.. SIZE=n=33)
 #   TIMEOUT  cap every exercise's time limit at this many seconds
@@ -48,8 +49,9 @@
 #   LAUNCH a command that runs make grade where the GPU is, from here:
 #          LAUNCH="srun --gres=gpu:1" on a Slurm cluster, LAUNCH="ssh host"
 #          on a machine you can ssh to (the folder shared, at the same path)
-#   COURSE a per-course settings file (points, tiers, time limits; see
-#          docs/instructors.md); CLASSROOM, JUNIT: where make grade writes
+#   COURSE a per-course settings file (the labs it grades, points, tiers,
+#          time limits; see docs/instructors.md; make check-course checks
+#          one without a GPU); CLASSROOM, JUNIT: where make grade writes
 #          GitHub Classroom JSON and JUnit XML (default: beside results.json)
 
 # make grade LAUNCH=... on the other machine reads the settings given here
@@ -108,10 +110,13 @@ LABS      := $(patsubst labs/%/lab.mk,%,$(sort $(wildcard labs/*/lab.mk)))
 # LAB= names a lab in full (05-reduction) or without its number (reduction).
 lab_short  = $(patsubst $(firstword $(subst -, ,$(1)))-%,%,$(1))
 lab_match  = $(foreach l,$(1),$(if $(filter $(LAB),$(l) $(call lab_short,$(l))),$(l)))
+# LAB= may list several: LAB="reduction fusion". Each must name a lab.
+lab_word   = $(strip $(foreach l,$(LABS),$(if $(filter $(1),$(l) $(call lab_short,$(l))),$(l))))
 ifneq ($(LAB),)
 LABS_SEL  := $(call lab_match,$(LABS))
-ifeq ($(LABS_SEL),)
-$(error no lab named "$(LAB)"; the labs are: $(LABS))
+LABS_BAD  := $(strip $(foreach w,$(LAB),$(if $(call lab_word,$(w)),,$(w))))
+ifneq ($(LABS_BAD),)
+$(error no lab named "$(firstword $(LABS_BAD))" (LAB=$(LAB)); the labs are: $(LABS))
 endif
 else
 LABS_SEL  := $(LABS)
@@ -246,7 +251,7 @@ HISTORY   ?= .workbook-history.tsv
 GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              --reference-cache $(B)/reference $(if $(LOCKDOWN),--lockdown $(LOCKDOWN)) \
              --calibrations calibrations \
-             $(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX)) $(if $(SEED),--seed $(SEED)) \
+             $(if $(LAB),--lab "$(LAB)") $(if $(EX),--ex $(EX)) $(if $(SEED),--seed $(SEED)) \
              $(if $(TIMEOUT),--timeout-cap $(TIMEOUT)) \
              $(if $(SANITIZE),--sanitizer $(SANITIZER)) \
              $(if $(SIZE),--size '$(SIZE)') \
@@ -285,7 +290,10 @@ launch_given = $(filter command line environment,$(origin $(1)))
 launch_settings = $(foreach v,$(LAUNCH_VARS),$(if $(call launch_given,$(v)),$(v) := $(value $(v))$(newline)))
 # With no GPU here, make grade does what can be done without one (make
 # check: each exercise built and checked, nothing run, no points) and
-# fails, since nothing was graded.
+# fails, since nothing was graded. With COURSE=, only the labs the course
+# grades are built.
+COURSE_LABS = $(GRADER) --labs labs --build $(BUILD) --course '$(COURSE)' \
+              --check-course labs $(if $(LAB),--lab "$(LAB)")
 ifeq ($(strip $(LAUNCH)),)
 grade: tools
 	@if ! $(DEVINFO) --check; then \
@@ -294,7 +302,8 @@ grade: tools
 		echo "Nothing was graded: make grade needs a GPU (or LAUNCH=, see make help)."; \
 		exit 2; \
 	fi
-	@$(MAKE) --no-print-directory runners
+	@$(if $(COURSE),labs=$$($(COURSE_LABS)) || exit 2; \
+	  $(MAKE) --no-print-directory runners LAB="$$(echo $$labs)",$(MAKE) --no-print-directory runners)
 	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV) --classroom $(CLASSROOM) --junit $(JUNIT) \
 		--report-data $(REPORT_DATA) --html $(HTML)
 else
@@ -345,7 +354,8 @@ docs: tools
 # registers, shared memory and spills; no points, tiers or seed.
 .PHONY: check
 check: tools
-	@$(MAKE) --no-print-directory runners
+	@$(if $(COURSE),labs=$$($(COURSE_LABS)) || exit 2; \
+	  $(MAKE) --no-print-directory runners LAB="$$(echo $$labs)",$(MAKE) --no-print-directory runners)
 	@$(GRADER) --labs labs --build $(T) --source "$(SRC)" --mode build-only \
 		$(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX)) $(if $(COURSE),--course $(COURSE))
 
@@ -354,8 +364,8 @@ check: tools
 build-all: tools
 	@$(MAKE) --no-print-directory runners SRC=labs
 	@$(if $(wildcard solutions),$(MAKE) --no-print-directory runners SRC=solutions,echo "no solutions/ here (the student handout): labs/ only")
-	@$(GRADER) --labs labs --build $(B)/labs --source labs --mode build-only $(if $(LAB),--lab $(LAB))
-	@$(if $(wildcard solutions),$(GRADER) --labs labs --build $(B)/solutions --source solutions --mode build-only $(if $(LAB),--lab $(LAB)))
+	@$(GRADER) --labs labs --build $(B)/labs --source labs --mode build-only $(if $(LAB),--lab "$(LAB)")
+	@$(if $(wildcard solutions),$(GRADER) --labs labs --build $(B)/solutions --source solutions --mode build-only $(if $(LAB),--lab "$(LAB)"))
 
 # The solutions against PyTorch, for labs with a compare_torch.py (needs a
 # GPU and PyTorch; not needed to grade). Each solution file becomes a shared
@@ -414,7 +424,11 @@ history: $(RENDER)
 # SANDBOX_NPROC, SANDBOX_MEM (e.g. 8G), SANDBOX_CGROUP (a delegated cgroup v2
 # folder for pids.max and memory.max); for Slurm: CHUNK (submissions per array task,
 # default 1), PARTITION, SLURM_TIME, SLURM_CPUS, SLURM_ARGS (one #SBATCH
-# line per word, e.g. "--account=cs759 --qos=class").
+# line per word, e.g. "--account=cs759 --qos=class"), SLURM_PROLOGUE (shell
+# lines each job runs first: "module load cuda/12.4"), GPU_TYPE (a100:
+# --gres=gpu:a100:1) or SLURM_CONSTRAINT, SLURM_MEM, SLURM_EXCLUSIVE=1,
+# MERGE_PARTITION (a CPU partition for the merge job); SM="80 90" builds for
+# every GPU the partition has (a task on another GPU grades nothing).
 BATCH_SRCS := collect.c sandbox.c sched.c book.c slurm.c util.c classpage.c
 BATCH_LIB  := $(patsubst %.c,$(BUILD)/host/tools/batch/%.o,$(BATCH_SRCS))
 BATCH      := $(BUILD)/host/tools/batch/batch
@@ -422,7 +436,7 @@ SUBMISSIONS ?=
 BATCH_OUT   = $(if $(filter command line,$(origin OUT)),$(OUT),$(patsubst %/,%,$(SUBMISSIONS))-graded)
 BATCH_ARGS  = --repo . --build $(BUILD) --objs $(B) --grader $(GRADER) --devinfo $(DEVINFO) \
               --cuda $(CUDA_HOME) --sm "$(SM_LIST)" --submissions "$(SUBMISSIONS)" \
-              --out "$(BATCH_OUT)" $(if $(LAB),--lab $(LAB)) $(if $(BUILD_ONLY),--build-only) \
+              --out "$(BATCH_OUT)" $(if $(LAB),--lab "$(LAB)") $(if $(BUILD_ONLY),--build-only) \
               $(if $(JOBS),--jobs $(JOBS)) $(if $(GPUS),--gpus $(GPUS)) \
               $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout-cap $(TIMEOUT)) \
               $(if $(COURSE),--course $(COURSE)) $(if $(SANDBOX),--sandbox $(SANDBOX)) \
@@ -442,23 +456,29 @@ $(BATCH): $(BUILD)/host/tools/batch/main.o $(BUILD)/host/tools/batch/setup.o \
 batch-prepare: tools $(if $(wildcard tools/batch/main.c),$(BATCH))
 	@test -f tools/batch/main.c || { echo "make batch is an instructor tool: it is not in the student handout"; exit 2; }
 	@test -n "$(SUBMISSIONS)" || { echo "give SUBMISSIONS=<a folder of submissions> (docs/batch-grading.md)"; exit 2; }
-	@$(MAKE) --no-print-directory runners SRC=labs
+	@$(if $(COURSE),labs=$$($(COURSE_LABS)) || exit 2; \
+	  $(MAKE) --no-print-directory runners SRC=labs LAB="$$(echo $$labs)",$(MAKE) --no-print-directory runners SRC=labs)
 
+# make exits 2 whenever a command fails: an interrupted batch (status 130)
+# interrupts make itself instead, so that make batch ends with 130 too.
 batch: batch-prepare
-	@$(BATCH) $(BATCH_ARGS)
+	@$(BATCH) $(BATCH_ARGS) || { rc=$$?; [ $$rc -ne 130 ] || kill -INT $$PPID; exit $$rc; }
 
 slurm-script: batch-prepare
 	@$(BATCH) $(BATCH_ARGS) --slurm-script $(if $(CHUNK),--chunk $(CHUNK)) \
 		$(if $(PARTITION),--partition $(PARTITION)) $(if $(SLURM_TIME),--time $(SLURM_TIME)) \
-		$(if $(SLURM_CPUS),--cpus $(SLURM_CPUS)) $(foreach a,$(SLURM_ARGS),--slurm-arg '$(a)')
+		$(if $(SLURM_CPUS),--cpus $(SLURM_CPUS)) $(foreach a,$(SLURM_ARGS),--slurm-arg '$(a)') \
+		$(if $(GPU_TYPE),--gpu-type '$(GPU_TYPE)') $(if $(SLURM_CONSTRAINT),--constraint '$(SLURM_CONSTRAINT)') \
+		$(if $(SLURM_MEM),--slurm-mem '$(SLURM_MEM)') $(if $(SLURM_EXCLUSIVE),--exclusive) \
+		$(if $(MERGE_PARTITION),--merge-partition '$(MERGE_PARTITION)') \
+		$(if $(SLURM_PROLOGUE),--slurm-prologue '$(SLURM_PROLOGUE)')
 
 # ---- tests ---------------------------------------------------------------------
+# What make test needs, required and optional, and what was found here
+# (tests/deps.sh); it stops make test only when a required one is missing.
 TEST_DEPS := cmocka jansson
 test-deps:
-	@pkg-config --exists $(TEST_DEPS) 2>/dev/null || { \
-		echo "make test needs the C libraries cmocka and jansson (and pkg-config)."; \
-		echo "On Debian or Ubuntu: sudo apt-get install libcmocka-dev libjansson-dev pkg-config"; \
-		exit 1; }
+	@$(if $(TEST_DEPS_DONE),:,sh tests/deps.sh)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/tests/%,$(wildcard tests/unit/test_*.c))
 UNIT_LIB   := $(filter-out $(BUILD)/host/grader/main.o,$(GRADER_OBJS)) \
@@ -493,7 +513,7 @@ test-unit: test-deps $(UNIT_TESTS) $(BUILD)/host/tests/fake_child
 .SECONDARY: $(UNIT_LIB)
 
 test: test-deps
-	@$(MAKE) --no-print-directory test-unit tools
+	@$(MAKE) --no-print-directory test-unit tools TEST_DEPS_DONE=1
 	@BUILD=$(BUILD) B=$(B) GRADER=$(GRADER) DEVINFO=$(DEVINFO) MAKE="$(MAKE)" \
 		SANITIZER="$(SANITIZER)" NVCC="$(NVCC)" sh tests/run.sh
 
@@ -505,15 +525,18 @@ clean:
 #                    no self-test corpus), $(DIST)/cuda-workbook-instructor.tar.gz
 # calibrate          naive and solution speedups on this GPU, RUNS times, and
 #                    tiers proposed from them: $(CALIBRATE_OUT)/course.conf
-# gradescope-bundle  $(DIST)/gradescope/autograder.zip (LAB=, COURSE=, SM=;
-#                    it grades in make batch's sandbox: SANDBOX=off, SANDBOX_*)
+# gradescope-bundle  $(DIST)/gradescope/autograder-<assignment>.zip (LAB=,
+#                    COURSE=, SM=; it grades in make batch's sandbox:
+#                    SANDBOX=off, SANDBOX_*); only for a Gradescope whose
+#                    autograders run on GPU machines of the course's own
+# check-course       COURSE=file checked, no GPU: what it grades and changes
 # print-VAR          a make variable's value, for scripts
 DIST          ?= dist
 RUNS          ?= 5
 CALIBRATE_OUT ?= $(BUILD)/calibrate
 instructor_tool = @test -f $(1) || { echo "$(1) is an instructor tool: it is not in the student handout"; exit 2; }
 
-.PHONY: handout calibrate gradescope-bundle
+.PHONY: handout calibrate gradescope-bundle check-course
 
 handout:
 	$(call instructor_tool,tools/handout.sh)
@@ -526,13 +549,26 @@ calibrate: tools
 	@RUNS="$(RUNS)" LAB="$(LAB)" COURSE="$(COURSE)" OUT="$(CALIBRATE_OUT)" \
 		GRADER="$(GRADER)" B="$(B)" MAKE="$(MAKE)" sh tools/calibrate.sh
 
-gradescope-bundle:
+gradescope-bundle: $(GRADER)
 	$(call instructor_tool,tools/gradescope/bundle.sh)
-	@LAB="$(LAB)" COURSE="$(COURSE)" \
+	@LAB="$(LAB)" COURSE="$(COURSE)" GRADER="$(GRADER)" \
 		BUNDLE_SM="$(if $(filter command line environment,$(origin SM)),$(SM))" \
 		SANDBOX="$(SANDBOX)" SANDBOX_USER="$(SANDBOX_USER)" \
 		SANDBOX_NPROC="$(SANDBOX_NPROC)" SANDBOX_MEM="$(SANDBOX_MEM)" \
 		sh tools/gradescope/bundle.sh "$(DIST)/gradescope"
+
+# A course file checked without a GPU: it parses, every name exists, and
+# every exercise it changes is still a valid table (the labs' info
+# binaries are built for that: nvcc, no GPU). Says what it grades and
+# changes; exit status 2 and file:line: why when it is wrong.
+check-course: $(GRADER)
+	@test -n "$(COURSE)" || { echo "give COURSE=<a course file> (docs/instructors.md, section 3)"; exit 2; }
+	@labs=$$($(COURSE_LABS)) || exit 2; \
+	 $(MAKE) --no-print-directory $$(for l in $$labs; do echo $(B)/labs/$$l/info; done) \
+		SRC=labs LAB="$$(echo $$labs)" > $(BUILD)/check-course.log 2>&1 || { \
+		cat $(BUILD)/check-course.log; echo "check-course: the labs' own code did not build"; exit 2; }
+	@$(GRADER) --labs labs --build $(B)/labs --course '$(COURSE)' --check-course summary \
+		$(if $(LAB),--lab "$(LAB)")
 
 print-%:
 	@echo '$($*)'

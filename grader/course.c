@@ -118,6 +118,82 @@ static int parse_target(const char *key, struct course_rule *r, char *why,
 	return 0;
 }
 
+/* "assignment = hw3": a name for files (its Gradescope bundle). */
+static int parse_assignment(const char *val, struct course *c, char *why,
+			    size_t n)
+{
+	size_t len = strlen(val);
+
+	if (c->assignment[0]) {
+		snprintf(why, n, "assignment is given twice");
+		return -1;
+	}
+	if (!len || len >= sizeof(c->assignment) || val[0] == '.' ||
+	    strspn(val, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			"0123456789._-") != len) {
+		snprintf(why, n, "assignment must be a short name of letters, "
+				 "digits, '.', '_' or '-' (it names files), "
+				 "not '%s'", val);
+		return -1;
+	}
+	snprintf(c->assignment, sizeof(c->assignment), "%s", val);
+	return 0;
+}
+
+/* "labs = 05-reduction fusion" or "exercises = reduction/sum ...". */
+static int parse_picks(char *val, int labs, struct course *c, int lineno,
+		       char *why, size_t n)
+{
+	char *save = NULL;
+	int before = c->npicks;
+
+	for (int i = 0; i < c->npicks; i++) {
+		if ((!strcmp(c->picks[i].ex, "*")) == labs) {
+			snprintf(why, n, "%s is given twice (line %d): name "
+					 "them all on one line",
+				 labs ? "labs" : "exercises", c->picks[i].line);
+			return -1;
+		}
+	}
+	for (char *w = strtok_r(val, " \t,", &save); w;
+	     w = strtok_r(NULL, " \t,", &save)) {
+		struct course_pick *p = &c->picks[c->npicks];
+		char *slash = strchr(w, '/');
+
+		if (c->npicks == COURSE_MAX_PICKS) {
+			snprintf(why, n, "more than %d labs and exercises",
+				 COURSE_MAX_PICKS);
+			return -1;
+		}
+		if (labs ? slash != NULL : !slash || slash == w || !slash[1] ||
+		    strchr(slash + 1, '/')) {
+			snprintf(why, n, labs ? "labs names labs ('05-reduction' "
+						"or 'reduction'), not '%s'" :
+						"exercises names lab/exercise, "
+						"not '%s'", w);
+			return -1;
+		}
+		if (slash)
+			*slash = '\0';
+		if (strlen(w) >= G_NAME_LEN ||
+		    (slash && strlen(slash + 1) >= G_NAME_LEN) ||
+		    !strcmp(w, "*") || (slash && !strcmp(slash + 1, "*"))) {
+			snprintf(why, n, "'%s' is not a lab%s name", w,
+				 labs ? "" : "/exercise");
+			return -1;
+		}
+		snprintf(p->lab, sizeof(p->lab), "%s", w);
+		snprintf(p->ex, sizeof(p->ex), "%s", slash ? slash + 1 : "*");
+		p->line = lineno;
+		c->npicks++;
+	}
+	if (c->npicks == before) {
+		snprintf(why, n, "%s names nothing", labs ? "labs" : "exercises");
+		return -1;
+	}
+	return 0;
+}
+
 /* One non-empty line, comment removed. */
 static int parse_line(char *l, struct course *c, int lineno, char *why,
 		      size_t n)
@@ -136,6 +212,10 @@ static int parse_line(char *l, struct course *c, int lineno, char *why,
 		snprintf(c->name, sizeof(c->name), "%s", val);
 		return 0;
 	}
+	if (!strcmp(key, "assignment"))
+		return parse_assignment(val, c, why, n);
+	if (!strcmp(key, "labs") || !strcmp(key, "exercises"))
+		return parse_picks(val, !strcmp(key, "labs"), c, lineno, why, n);
 	if (c->nrules == COURSE_MAX_RULES) {
 		snprintf(why, n, "more than %d settings", COURSE_MAX_RULES);
 		return -1;
@@ -168,6 +248,8 @@ int course_parse(const char *text, const char *path, struct course *c,
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->path, sizeof(c->path), "%s", path);
+	snprintf(c->base, sizeof(c->base), "%s",
+		 strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	if (!copy) {
 		snprintf(err, n, "%s: out of memory", path);
 		return -1;
@@ -301,6 +383,19 @@ int course_check_names(const struct course *c, const char *labs_dir,
 {
 	char why[768];
 
+	/* What the course grades is checked as a rule's target is. */
+	for (int i = 0; i < c->npicks; i++) {
+		struct course_rule r;
+
+		memset(&r, 0, sizeof(r));
+		snprintf(r.lab, sizeof(r.lab), "%s", c->picks[i].lab);
+		snprintf(r.ex, sizeof(r.ex), "%s", c->picks[i].ex);
+		if (check_rule(&r, labs_dir, why, sizeof(why))) {
+			snprintf(err, n, "%s:%d: %s", c->path, c->picks[i].line,
+				 why);
+			return -1;
+		}
+	}
 	for (int i = 0; i < c->nrules; i++) {
 		if (check_rule(&c->rules[i], labs_dir, why, sizeof(why))) {
 			snprintf(err, n, "%s:%d: %s", c->path, c->rules[i].line, why);
@@ -332,6 +427,27 @@ static void describe(const struct g_spec *a, const struct g_spec *b,
 	if (a->timeout_s != b->timeout_s && used < n)
 		snprintf(note + used, n - used, "%stimeout %g s -> %g s",
 			 used ? "; " : "", a->timeout_s, b->timeout_s);
+}
+
+int course_grades_lab(const struct course *c, const char *lab)
+{
+	if (!c->npicks)
+		return 1;
+	for (int i = 0; i < c->npicks; i++)
+		if (lab_is(lab, c->picks[i].lab))
+			return 1;
+	return 0;
+}
+
+int course_grades(const struct course *c, const char *lab, const char *ex)
+{
+	if (!c->npicks)
+		return 1;
+	for (int i = 0; i < c->npicks; i++)
+		if (lab_is(lab, c->picks[i].lab) &&
+		    (!strcmp(c->picks[i].ex, "*") || !strcmp(c->picks[i].ex, ex)))
+			return 1;
+	return 0;
 }
 
 /* A new points_speed without new tiers: scale the tiers' points to it. */
@@ -430,14 +546,15 @@ int course_apply_run(const struct course *c, struct g_run *run, char *err,
 		if (strstr(note, "tiers "))
 			snprintf(row->spec.tiers_from, sizeof(row->spec.tiers_from),
 				 "%.80s%s%.160s", c->name[0] ? c->name : "course settings ",
-				 c->name[0] ? ", " : "", c->path);
+				 c->name[0] ? ", " : "", c->base);
 		if (row->course_changed && add_change(&text, &len, &row->spec, note)) {
 			snprintf(err, n, "out of memory");
 			free(text);
 			return -1;
 		}
 	}
-	run->course = c->path;
+	/* The file's name, not where it lies: the reports go to students. */
+	run->course = c->base;
 	run->course_name = c->name[0] ? c->name : NULL;
 	run->course_changes = text;
 	return 0;

@@ -11,6 +11,15 @@
  *
  * A star in place of the lab or of the exercise name matches all of them
  * (a star for both: every exercise).
+ *
+ * Three lines say what the course grades, for an assignment that spans
+ * labs (each at most once; without them, every lab is graded):
+ *
+ *     assignment = hw3                      # names its Gradescope bundle
+ *     labs = 05-reduction fusion            # every exercise of these labs
+ *     exercises = 06-rmsnorm/rmsnorm        # and these exercises
+ *
+ * A lab or exercise is graded when labs or exercises names it.
  * Knobs: points_correct, points_speed, tiers ("speedup:points" pairs that
  * rise in both: fixed speedups over the naive, the same on every GPU),
  * shares ("share:points" pairs: shares of the speed of light, as the labs'
@@ -32,6 +41,7 @@
 
 #define COURSE_MAX_RULES 512
 #define COURSE_PATH_LEN 512
+#define COURSE_MAX_PICKS 64
 
 enum course_knob {
 	COURSE_POINTS_CORRECT,
@@ -51,9 +61,22 @@ struct course_rule {
 	int ntiers;
 };
 
+/* One entry of "labs =" (ex "*") or "exercises =" (lab/ex). */
+struct course_pick {
+	char lab[G_NAME_LEN];
+	char ex[G_NAME_LEN];
+	int line;
+};
+
 struct course {
 	char path[COURSE_PATH_LEN];
+	char base[COURSE_PATH_LEN]; /* the file's name alone: what the
+				     * reports say (never the instructor's
+				     * folders) */
 	char name[160];         /* "course = ..."; empty when not given */
+	char assignment[G_NAME_LEN]; /* "assignment = ..."; "" if none */
+	struct course_pick picks[COURSE_MAX_PICKS];
+	int npicks;             /* 0: every lab */
 	struct course_rule rules[COURSE_MAX_RULES];
 	int nrules;
 };
@@ -67,6 +90,10 @@ int course_load(const char *path, struct course *c, char *err, size_t n);
 /* Every lab and exercise named must exist under labs_dir (its lab.mk). */
 int course_check_names(const struct course *c, const char *labs_dir,
 		       char *err, size_t n);
+/* Does the course grade this lab (any of its exercises)? This exercise?
+ * (Every one when it names none.) */
+int course_grades_lab(const struct course *c, const char *lab);
+int course_grades(const struct course *c, const char *lab, const char *ex);
 /* Apply the rules to one spec; a line describing the change goes to note
  * ("" when nothing changed). 0, or -1 with the reason in err when the
  * result is not a valid spec. */

@@ -3,7 +3,8 @@
 #
 # grader/doctor.sh - what this machine has for the workbook, and for
 # anything missing, what to do. Called by `make doctor` with the nvcc and
-# devinfo paths. Read-only: it changes nothing.
+# devinfo paths. Read-only: it changes nothing. Exit status 1 when an
+# item is MISSING (what make grade needs), 0 otherwise.
 
 NVCC=${1:-nvcc}
 DEVINFO=${2:-}
@@ -82,4 +83,5 @@ if [ "$problems" -eq 0 ]; then
 	echo "Ready: make grade"
 else
 	echo "$problems thing(s) to fix before make grade (see MISSING above)."
+	exit 1
 fi

@@ -68,6 +68,9 @@ struct options {
 	double timeout_cap; /* 0: each exercise's own timeout */
 	enum g_mode mode;
 	const char *course;    /* per-course settings file (course.h) */
+	int check_course;      /* 1: check it and say what it grades and
+				* changes; 2: print the labs it grades,
+				* 3: its lab/exercise pairs */
 	struct report_outputs out; /* the files to write (formats.h) */
 	const char *propose;   /* calibration all.tsv: propose tiers, grade nothing */
 	const char *score;     /* a recording's all.tsv: its tiers, nothing graded */
@@ -104,6 +107,9 @@ static int usage(void)
 		"              [--reference-cache DIR] [--lockdown 0|1]\n"
 		"              [--calibrations DIR] [--history NAME]\n"
 		"              [--solutions-run REPORT.RUN]\n"
+		"              (--lab takes a list: --lab \"reduction fusion\")\n"
+		"       grader --labs DIR --build DIR --course FILE "
+		"--check-course summary|labs|exercises\n"
 		"       grader --labs DIR --build DIR --propose-tiers ALL.TSV\n"
 		"       grader --labs DIR --build DIR --score-recording ALL.TSV\n"
 		"       grader ... --mode profile --ncu PATH [--with naive,peer,solution]\n"
@@ -130,7 +136,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->build_dir = v;
 		else if (!strcmp(a, "--source"))
 			o->source = v;
-		else if (!strcmp(a, "--lab"))
+		else if (!strcmp(a, "--lab") && o->lab) {
+			/* Keeping the last would grade less than was asked. */
+			fprintf(stderr, "grader: --lab is given twice ('%s', "
+					"'%s'): give one list, --lab \"%s %s\"\n",
+				o->lab, v, o->lab, v);
+			return -1;
+		} else if (!strcmp(a, "--lab"))
 			o->lab = *v ? v : NULL;
 		else if (!strcmp(a, "--ex"))
 			o->ex = *v ? v : NULL;
@@ -142,6 +154,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->timeout_cap = atof(v);
 		else if (!strcmp(a, "--course"))
 			o->course = *v ? v : NULL;
+		else if (!strcmp(a, "--check-course"))
+			o->check_course = !strcmp(v, "summary") ? 1 :
+					  !strcmp(v, "labs") ? 2 :
+					  !strcmp(v, "exercises") ? 3 : -1;
 		else if (!strcmp(a, "--propose-tiers"))
 			o->propose = v;
 		else if (!strcmp(a, "--score-recording"))
@@ -189,8 +205,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 		} else if (strcmp(a, "--seed"))
 			return -1;
 	}
-	if (!o->labs_dir || !o->build_dir)
+	if (!o->labs_dir || !o->build_dir || o->check_course < 0 ||
+	    (o->check_course && !o->course))
 		return -1;
+	if (o->check_course)
+		o->mode = G_BUILD_ONLY; /* reads the labs' tables; runs nothing */
 	if (o->propose || o->score)
 		o->mode = G_BUILD_ONLY; /* reads the labs' tables; runs nothing */
 	if (o->mode != G_BUILD_ONLY && !o->devinfo)
@@ -217,14 +236,50 @@ static unsigned long long fresh_seed(void)
 	return x;
 }
 
-/* Does a lab folder name match LAB= ("05-reduction" or "reduction")? */
-static int lab_matches(const char *dir, const char *want)
+/* Does a lab folder name match one LAB= word ("05-reduction" or
+ * "reduction"), len bytes of want? */
+static int lab_is_word(const char *dir, const char *want, size_t len)
 {
 	const char *dash = strchr(dir, '-');
 
+	return (strlen(dir) == len && !strncmp(dir, want, len)) ||
+	       (dash && strlen(dash + 1) == len && !strncmp(dash + 1, want, len));
+}
+
+/* Does a lab folder name match LAB=, a list of words ("reduction fusion",
+ * commas too)? Every lab when want is NULL. */
+static int lab_matches(const char *dir, const char *want)
+{
+	static const char sep[] = " \t,";
+
 	if (!want)
 		return 1;
-	return !strcmp(dir, want) || (dash && !strcmp(dash + 1, want));
+	for (const char *w = want + strspn(want, sep); *w;
+	     w += strcspn(w, sep), w += strspn(w, sep))
+		if (lab_is_word(dir, w, strcspn(w, sep)))
+			return 1;
+	return 0;
+}
+
+/* Each word of LAB= must name a lab under labs (labs[0..n-1]): 0, or -1
+ * said. */
+static int lab_words_exist(const char *want, char **labs, int n)
+{
+	static const char sep[] = " \t,";
+
+	for (const char *w = want ? want + strspn(want, sep) : ""; *w;
+	     w += strcspn(w, sep), w += strspn(w, sep)) {
+		int found = 0;
+
+		for (int i = 0; i < n && !found; i++)
+			found = lab_is_word(labs[i], w, strcspn(w, sep));
+		if (!found) {
+			fprintf(stderr, "grader: no lab named '%.*s' (LAB=%s)\n",
+				(int)strcspn(w, sep), w, want);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -588,8 +643,10 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 		g_technique_apply(&row->spec, r);
 }
 
-/* Build the list of rows for the labs and exercises asked for. */
-static int collect(const struct options *o, struct g_row *rows, int max)
+/* Build the list of rows for the labs and exercises asked for (LAB=,
+ * EX=, and what the course c grades; c NULL: no course). */
+static int collect(const struct options *o, const struct course *c,
+		   struct g_row *rows, int max)
 {
 	char *labs[MAX_LABS];
 	struct g_spec specs[MAX_PER_LAB];
@@ -600,15 +657,28 @@ static int collect(const struct options *o, struct g_row *rows, int max)
 			o->lab ? o->lab : "s", o->labs_dir);
 		return -1;
 	}
+	if (lab_words_exist(o->lab, labs, nlabs)) {
+		for (int l = 0; l < nlabs; l++)
+			free(labs[l]);
+		return -1;
+	}
 	for (int l = 0; l < nlabs; l++) {
-		int k = lab_specs(o, labs[l], specs, MAX_PER_LAB), broken = k < 0;
+		int k, broken;
+
+		if (c && !course_grades_lab(c, labs[l])) {
+			free(labs[l]);
+			continue;
+		}
+		k = lab_specs(o, labs[l], specs, MAX_PER_LAB);
+		broken = k < 0;
 
 		if (broken)
 			k = exercises_from_mk(o->labs_dir, labs[l], specs, MAX_PER_LAB);
 		else
 			g_rules_load(o->build_dir, labs[l], specs, k);
 		for (int i = 0; i < k && n < max; i++) {
-			if (o->ex && strcmp(o->ex, specs[i].name))
+			if ((o->ex && strcmp(o->ex, specs[i].name)) ||
+			    (c && !course_grades(c, labs[l], specs[i].name)))
 				continue;
 			memset(&rows[n], 0, sizeof(rows[n]));
 			rows[n].spec = specs[i];
@@ -623,8 +693,10 @@ static int collect(const struct options *o, struct g_row *rows, int max)
 		free(labs[l]);
 	}
 	if (n == 0)
-		fprintf(stderr, "grader: no exercise %s in %s\n", o->ex ? o->ex : "",
-			o->lab ? o->lab : "the labs");
+		fprintf(stderr, "grader: no exercise %s in %s%s%s\n",
+			o->ex ? o->ex : "", o->lab ? o->lab : "the labs",
+			c && c->npicks ? " that the course file grades: " : "",
+			c && c->npicks ? c->path : "");
 	return n ? n : -1;
 }
 
@@ -667,6 +739,70 @@ static int calibration(struct options *o, const struct g_device *dev,
 	    course_check_names(c, o->labs_dir, err, n))
 		return -1;
 	o->course = o->calib_path;
+	return 0;
+}
+
+/* --check-course labs (or exercises): the lab folders (lab/exercise
+ * pairs) the course grades and LAB= allows, one a line, for make, the
+ * batch and the Gradescope bundle. Read from lab.mk: nothing is built. */
+static int course_labs(const struct options *o, const struct course *c)
+{
+	static struct g_spec ex[MAX_PER_LAB];
+	char *labs[MAX_LABS];
+	int n = find_labs(o->labs_dir, o->lab, labs, MAX_LABS), shown = 0;
+	int bad = n <= 0 || lab_words_exist(o->lab, labs, n);
+
+	for (int i = 0; i < n; i++) {
+		int k = bad || !course_grades_lab(c, labs[i]) ? 0 :
+			o->check_course == 2 ? 1 :
+			exercises_from_mk(o->labs_dir, labs[i], ex, MAX_PER_LAB);
+
+		for (int e = 0; e < k; e++) {
+			if (o->check_course == 2)
+				printf("%s\n", labs[i]);
+			else if (course_grades(c, labs[i], ex[e].name))
+				printf("%s/%s\n", labs[i], ex[e].name);
+			else
+				continue;
+			shown++;
+		}
+		free(labs[i]);
+	}
+	if (!bad && !shown)
+		fprintf(stderr, "grader: %s grades none of the labs %s\n",
+			c->path, o->lab ? o->lab : "here");
+	else if (n <= 0)
+		fprintf(stderr, "grader: no lab%s%s under %s\n",
+			o->lab ? " named " : "s", o->lab ? o->lab : "",
+			o->labs_dir);
+	return shown ? 0 : 2;
+}
+
+/* --check-course summary: what the course grades and what it changes. */
+static int course_summary(const struct course *c, const struct g_run *run)
+{
+	/* Without a lab's table its tiers could not be checked. */
+	for (int i = 0; i < run->nrows; i++) {
+		const struct g_row *r = &run->rows[i];
+
+		if (r->res.verdict == WB_V_ERROR && r->res.ndetails) {
+			fprintf(stderr, "grader: %s/%s: %s: its settings could "
+					"not be checked\n", r->spec.lab,
+				r->spec.name, r->res.details[0]);
+			return 2;
+		}
+	}
+	printf("%s: valid%s%s%s\n", c->path, c->name[0] ? " (" : "", c->name,
+	       c->name[0] ? ")" : "");
+	printf("assignment: %s\n", c->assignment[0] ? c->assignment :
+	       "(not named: its bundle is named after the file)");
+	printf("grades %d exercise%s%s:", run->nrows, run->nrows == 1 ? "" : "s",
+	       c->npicks ? "" : " (every lab: the file names none)");
+	for (int i = 0; i < run->nrows; i++)
+		printf(" %s/%s", run->rows[i].spec.lab, run->rows[i].spec.name);
+	printf("\nchanges: %s\n", run->course_changes ? "" : "nothing");
+	if (run->course_changes)
+		printf("%s\n", run->course_changes);
 	return 0;
 }
 
@@ -758,13 +894,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	run.calibration = o.course && o.course == o.calib_path;
-	run.nrows = collect(&o, rows, MAX_ROWS);
+	if (o.check_course >= 2)
+		return course_labs(&o, &course);
+	run.nrows = collect(&o, o.course ? &course : NULL, rows, MAX_ROWS);
 	if (run.nrows < 0)
 		return 2;
 	if (o.course && course_apply_run(&course, &run, err, sizeof(err))) {
 		fprintf(stderr, "grader: %s\n", err);
 		return 2;
 	}
+	if (o.check_course)
+		return course_summary(&course, &run);
 	if (o.propose)
 		return calib_run(o.propose, rows, run.nrows, stdout);
 	if (o.score)

@@ -142,6 +142,8 @@ BEGIN {
 		keep[++m] = w
 		if (w !~ /=/ && target == "")
 			target = w
+		if (w ~ / /) # LAB="reduction fusion": one word for the shell
+			w = "\047" w "\047"
 		if (w !~ /=/ || w ~ /^LAB=/)
 			args = args (args == "" ? "" : " ") w
 	}
@@ -167,9 +169,9 @@ BEGIN {
 : > "$tmp.seen"
 cut -f 1 "$tmp.by" | sort -u | while IFS= read -r args; do
 	set -f
-	# shellcheck disable=SC2086 # a target and LAB=: no spaces, no globs
+	# a target and LAB= (in single quotes when it lists labs), no globs
 	(unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
-	 "$mk" -n --no-print-directory SHELL=/bin/true $args) > "$tmp.make" 2>&1 ||
+	 eval "\"\$mk\" -n --no-print-directory SHELL=/bin/true $args") > "$tmp.make" 2>&1 ||
 		printf '%s\t%s\n' "$args" "$(grep -m 1 . "$tmp.make")" >> "$tmp.seen"
 	set +f
 done

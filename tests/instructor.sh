@@ -91,8 +91,9 @@ section_formats() {
 	if [ -s "$dir/run/results.json" ] && [ -s "$dir/run/results.tsv" ] &&
 	   [ -s "$dir/run/classroom.json" ] && [ -s "$dir/run/junit.xml" ] &&
 	   grep -q "COMPILE ERROR" "$dir/run/table.txt" &&
-	   grep -q "course settings $dir/course.conf (formats test): changed" "$dir/run/table.txt"; then
-		pass "formats/one run writes the table, results.json, results.tsv, classroom.json and junit.xml"
+	   grep -q "course settings course.conf (formats test): changed" "$dir/run/table.txt" &&
+	   ! grep -q "$dir/course.conf" "$dir/run/results.json"; then
+		pass "formats/one run writes the table, results.json, results.tsv, classroom.json and junit.xml (naming the course file, not the folder it is in)"
 	else
 		cat "$dir/build.log" >> "$dir/run/table.txt"
 		fail "formats/one run writes every format" "$dir/run/table.txt"
@@ -152,6 +153,37 @@ course_refused() {
 	fi
 }
 
+# A course names its labs and exercises; make check-course checks a file
+# with no GPU; LAB= takes a list; --lab twice is refused.
+course_picks() {
+	printf 'course = two labs\nassignment = hw3\nlabs = reduction\nexercises = 07-fusion/gelu\n05-reduction/sum.points_correct = 50\n' \
+		> "$1/picks.conf"
+	printf 'labs = reduction\nexercises = fusion/gelux\n' > "$1/picks-bad.conf"
+	$MAKE -s --no-print-directory check-course COURSE="$1/picks.conf" > "$1/check.log" 2>&1
+	rc=$?
+	$MAKE -s --no-print-directory check-course COURSE="$1/picks-bad.conf" > "$1/check-bad.log" 2>&1
+	rc_bad=$?
+	if [ $rc -eq 0 ] && grep -q '^grades 3 exercises: 05-reduction/sum 05-reduction/argmax 07-fusion/gelu$' "$1/check.log" &&
+	   grep -q '05-reduction/sum: points 40+60 -> 50+60' "$1/check.log" &&
+	   [ $rc_bad -ne 0 ] && grep -q "picks-bad.conf:2: lab 07-fusion has no exercise 'gelux'" "$1/check-bad.log"; then
+		pass "course/make check-course (no GPU): what a course file grades (labs =, exercises =) and changes; a wrong name stops it with file:line"
+	else
+		cat "$1/check.log" "$1/check-bad.log" > "$1/check-all.log"
+		fail "course/make check-course" "$1/check-all.log"
+	fi
+	"$GRADER" --labs labs --build "$B/labs" --lab 05-reduction --lab 07-fusion \
+		--mode build-only > "$1/twice.log" 2>&1
+	rc=$?
+	if [ "$(echo $($MAKE -s --no-print-directory print-LABS_SEL LAB="reduction fusion"))" = "05-reduction 07-fusion" ] &&
+	   ! $MAKE -s --no-print-directory print-LABS_SEL LAB="reduction fusio" > /dev/null 2>&1 &&
+	   [ "$("$GRADER" --labs labs --build "$B/labs" --course "$1/picks.conf" --check-course labs --lab "fusion,rmsnorm")" = 07-fusion ] &&
+	   [ $rc -eq 2 ] && grep -q -- '--lab is given twice' "$1/twice.log"; then
+		pass "course/LAB= takes a list (LAB=\"reduction fusion\"; a wrong word stops make), and --lab given twice is refused"
+	else
+		fail "course/LAB= takes a list, --lab twice is refused" "$1/twice.log"
+	fi
+}
+
 section_course() {
 	dir=$LOGS/course
 	rm -rf "$dir"
@@ -167,8 +199,10 @@ section_course() {
 	course_refused "course/an unknown knob stops the grader" \
 		"bad.conf:1: unknown knob 'tier'" "reduction/sum.tier = 2:60"
 
-	if $MAKE -n --no-print-directory grade COURSE=some/course.conf 2> /dev/null |
-	   grep -q -- "--course some/course.conf"; then
+	# (make -n runs the grader, which reads the file for its labs)
+	printf 'course = some course\n' > "$dir/some.conf"
+	if $MAKE -n --no-print-directory grade COURSE="$dir/some.conf" 2> /dev/null |
+	   grep -q -- "--course $dir/some.conf"; then
 		pass "course/make grade COURSE=... passes the file to the grader"
 	else
 		fail "course/make grade COURSE=... passes the file to the grader"
@@ -179,12 +213,14 @@ section_course() {
 	else
 		"$GRADER" --labs labs --build "$B/labs" --source labs --lab 05-reduction \
 			--mode build-only --course courses/example.conf > "$dir/example.log" 2>&1
-		if [ $? -ne 2 ] && grep -q "course settings courses/example.conf" "$dir/example.log"; then
+		if [ $? -ne 2 ] && grep -q "course settings example.conf" "$dir/example.log"; then
 			pass "course/the example course file is valid, and the table says what it changed"
 		else
 			fail "course/the example course file is valid" "$dir/example.log"
 		fi
 	fi
+
+	course_picks "$dir"
 
 	rec=tests/calibrate/h100-2026-11-25-all.tsv
 	if [ ! -f "$rec" ]; then
@@ -260,7 +296,52 @@ section_handout() {
 	fi
 	handout_docs "$dir" "$h"
 	handout_leak "$dir" "$h"
+	handout_tracked "$dir" "$h"
 	handout_builds "$dir" "$h"
+}
+
+# In a small git repository of its own: an untracked grades file and TA
+# notes, and a solution's Nsight recording, never ship; a tracked file
+# holding solution code stops make handout and leaves no handout folder
+# behind (nor anything else of the run).
+handout_tracked() {
+	g=$1/tracked
+	log=$1/tracked.log
+	rm -rf "$g"
+	mkdir -p "$g/tools" "$g/labs/05-x" "$g/solutions/05-x" "$g/tests/profile"
+	cp tools/handout.sh tools/handout-check.sh tools/handout-README.md \
+		tools/handout.exclude "$g/tools/"
+	for i in 1 2 3 4 5 6 7 8 9; do
+		echo "float distinctive_solution_line_$i = compute_something_long($i);"
+	done > "$g/solutions/05-x/a.cu"
+	echo "void a(void) { /* TODO: your code here */ }" > "$g/labs/05-x/a.cu"
+	echo "name,kernel,block" > "$g/tests/profile/a-solution.csv"
+	echo "name,kernel,block" > "$g/tests/profile/a-naive.csv"
+	(cd "$g" && git init -q && git add . &&
+	 git -c user.name=t -c user.email=t@t commit -qm t) > "$log" 2>&1
+	echo "alice,100" > "$g/grades.csv"
+	echo "alice copied" > "$g/labs/05-x/TA-notes.txt"
+	(cd "$g" && sh tools/handout.sh out) >> "$log" 2>&1
+	rc1=$?
+	(cd "$g/out/cuda-workbook-handout" 2> /dev/null && find . -type f | sort) > "$1/tracked.list"
+	# A solution over its skeleton, committed: refused, nothing left.
+	cp "$g/solutions/05-x/a.cu" "$g/labs/05-x/a.cu"
+	(cd "$g" && git -c user.name=t -c user.email=t@t commit -qam leak &&
+	 rm -rf out && sh tools/handout.sh out) >> "$log" 2>&1
+	rc2=$?
+	if [ $rc1 -eq 0 ] && grep -q '^\./labs/05-x/a.cu$' "$1/tracked.list" &&
+	   grep -q '^\./tests/profile/a-naive.csv$' "$1/tracked.list" &&
+	   ! grep -q 'grades.csv\|TA-notes\|a-solution' "$1/tracked.list" &&
+	   grep -q 'not shipped: *2 file' "$log" &&
+	   [ $rc2 -eq 1 ] && [ ! -e "$g/out/$2" ] && [ ! -e "$g/out/$2.tar.gz" ] &&
+	   [ -z "$(ls -A "$g/out" 2> /dev/null)" ]; then
+		pass "handout/only tracked files ship (not an untracked grades file or TA notes, nor a solution's Nsight recording); refused for solution code, it leaves nothing in dist/"
+	else
+		echo "statuses $rc1 $rc2; shipped:" >> "$log"
+		cat "$1/tracked.list" >> "$log"
+		ls -la "$g/out" >> "$log" 2>&1
+		fail "handout/only tracked files ship, and a refused handout leaves nothing behind" "$log"
+	fi
 }
 
 # The handout's README is the student one (tools/handout-README.md), no
@@ -353,6 +434,33 @@ handout_builds() {
 }
 
 # ---- gradescope --------------------------------------------------------------
+
+# Bundles are named per assignment: two of them do not overwrite one zip;
+# a course file's labs are the bundle's; a course file with a mistake
+# writes no zip.
+gradescope_names() {
+	gl=$1/names.log
+	printf 'assignment = hw-fusion\nlabs = fusion\nexercises = reduction/sum\n' > "$1/hw.conf"
+	printf 'exercises = reduction/summ\n' > "$1/bad.conf"
+	$MAKE --no-print-directory gradescope-bundle DIST="$1/dist" COURSE="$1/hw.conf" > "$gl" 2>&1 &&
+	$MAKE --no-print-directory gradescope-bundle DIST="$1/dist" LAB="reduction fusion" >> "$gl" 2>&1
+	rc=$?
+	$MAKE --no-print-directory gradescope-bundle DIST="$1/dist" COURSE="$1/bad.conf" >> "$gl" 2>&1
+	rc_bad=$?
+	unzip -p "$1/dist/gradescope/autograder-hw-fusion.zip" bundle.conf > "$1/hw.bundle.conf" 2>> "$gl"
+	if [ $rc -eq 0 ] && [ $rc_bad -ne 0 ] &&
+	   [ -f "$1/dist/gradescope/autograder-example.zip" ] &&
+	   [ -f "$1/dist/gradescope/autograder-reduction-fusion.zip" ] &&
+	   grep -q "^LAB='05-reduction 07-fusion'$" "$1/hw.bundle.conf" &&
+	   [ "$(ls "$1/dist/gradescope" | grep -c '^autograder-.*\.zip$')" -eq 3 ] &&
+	   grep -q "bad.conf:1: lab 05-reduction has no exercise 'summ'" "$gl"; then
+		pass "gradescope/bundles are named per assignment (autograder-hw-fusion.zip, -reduction-fusion, -example: none overwritten), carry the course file's labs, and a bad course file writes none"
+	else
+		ls "$1/dist/gradescope" >> "$gl"
+		cat "$1/hw.bundle.conf" >> "$gl" 2> /dev/null
+		fail "gradescope/bundles are named per assignment" "$gl"
+	fi
+}
 section_gradescope() {
 	if [ ! -f tools/gradescope/bundle.sh ] || [ ! -d solutions ]; then
 		skip "gradescope/the autograder bundle: $NO_SOLUTIONS"
@@ -375,7 +483,7 @@ section_gradescope() {
 	lab=06-rmsnorm
 	if $MAKE --no-print-directory gradescope-bundle DIST="$dir/dist" LAB=$lab \
 		COURSE=courses/example.conf > "$dir/bundle.log" 2>&1 &&
-	   unzip -q "$dir/dist/gradescope/autograder.zip" -d "$root/source" &&
+	   unzip -q "$dir/dist/gradescope/autograder-example.zip" -d "$root/source" &&
 	   [ -x "$root/source/run_autograder" ] && [ -f "$root/source/setup.sh" ] &&
 	   [ -f "$root/source/workbook/Makefile" ] && [ ! -e "$root/source/workbook/solutions" ]; then
 		pass "gradescope/make gradescope-bundle: setup.sh and run_autograder at the zip's root, no solutions"
@@ -383,6 +491,7 @@ section_gradescope() {
 		fail "gradescope/make gradescope-bundle" "$dir/bundle.log"
 		return
 	fi
+	gradescope_names "$dir"
 	cp "$root/source/run_autograder" "$root/run_autograder"
 	if ! (unset MAKEFLAGS MFLAGS MAKELEVEL; bash "$root/source/setup.sh") > "$dir/setup.log" 2>&1; then
 		fail "gradescope/setup.sh" "$dir/setup.log"

@@ -127,6 +127,7 @@ section_build() {
 	build_docs
 	build_layers
 	build_doctor
+	build_deps
 	build_nogpu
 }
 
@@ -302,17 +303,46 @@ build_doctor() {
 	printf '#!/bin/sh\n' > "$dd/cuda/bin/cuobjdump"
 	chmod +x "$dd/cuda/bin/nvcc" "$dd/cuda/bin/cuobjdump"
 	PATH=/usr/bin:/bin sh grader/doctor.sh "$dd/cuda/bin/nvcc" "" > "$dd/out" 2>&1
+	rc=$?
 	bad=""
+	# devinfo is not given: MISSING, and the status says so.
+	{ [ $rc -eq 1 ] && grep -q 'MISSING' "$dd/out"; } || bad="$bad status-$rc-with-a-MISSING-item"
 	grep -q 'apt-get install cuda-sanitizer-12-4' "$dd/out" || bad="$bad no-package-for-compute-sanitizer"
 	grep -q "cuobjdump  *$dd/cuda/bin/cuobjdump" "$dd/out" || bad="$bad cuobjdump-beside-nvcc-not-found"
 	! grep -q 'add its bin/ folder to PATH' "$dd/out" || bad="$bad says-add-to-PATH"
 	awk 'length($0) > 80 { exit 1 }' "$dd/out" || bad="$bad wider-than-80-columns"
 	if [ -z "$bad" ]; then
-		pass "build/make doctor names a missing toolkit part and its package, in 80 columns"
+		pass "build/make doctor names a missing toolkit part and its package, in 80 columns, and exits 1 with an item MISSING"
 	else
 		echo "wrong:$bad" >> "$dd/out"
 		cp "$dd/out" "$LOGS/doctor.log"
 		fail "build/make doctor names a missing toolkit part and its package" "$LOGS/doctor.log"
+	fi
+	rm -rf "$dd"
+}
+
+# make test-deps says what it found, required and optional; without
+# pkg-config (so without cmocka and jansson) it fails and says what to
+# install.
+build_deps() {
+	dd=$(mktemp -d)
+	$MAKE -s --no-print-directory test-deps > "$dd/ok" 2>&1
+	rc=$?
+	# a PATH with everything but pkg-config
+	mkdir -p "$dd/bin"
+	for f in /usr/bin/* /bin/*; do
+		case ${f##*/} in pkg-config|*-pkg-config) ;; *) ln -sf "$f" "$dd/bin/" 2> /dev/null ;; esac
+	done
+	PATH=$dd/bin sh tests/deps.sh > "$dd/none" 2>&1
+	rc2=$?
+	if [ $rc -eq 0 ] && grep -q "^  cmocka  *$(pkg-config --modversion cmocka)" "$dd/ok" &&
+	   grep -q '^  zip ' "$dd/ok" && grep -q '^  bwrap ' "$dd/ok" &&
+	   [ $rc2 -eq 1 ] && grep -q 'cmocka .*not found: sudo apt-get install libcmocka-dev' "$dd/none"; then
+		pass "build/make test-deps lists what it found (required and optional), and fails naming the packages when cmocka is missing"
+	else
+		cat "$dd/ok" "$dd/none" > "$LOGS/test-deps.log"
+		echo "status $rc, without pkg-config $rc2" >> "$LOGS/test-deps.log"
+		fail "build/make test-deps lists what it found, and fails when cmocka is missing" "$LOGS/test-deps.log"
 	fi
 	rm -rf "$dd"
 }

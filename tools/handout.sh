@@ -8,14 +8,16 @@
 #   DIST/cuda-workbook-handout.tar.gz       tools/handout.exclude lists
 #   DIST/cuda-workbook-instructor.tar.gz    the whole workbook
 #
-# The files are those git knows (tracked, or new and not ignored), or, out
-# of a git checkout, every file but build/ and DIST. In the handout,
+# The files are those git tracks (git ls-files: a grades file or notes
+# left in the working tree, not added, never ship), or, out of a git
+# checkout, every file but build/ and DIST. In the handout,
 # README.md is tools/handout-README.md (the student README), and every
 # .md file loses its instructor passages: each line <!-- instructor -->,
 # the matching <!-- end instructor --> and everything between (a marker
 # left open, or nested, stops make handout with status 1). Before any
 # tarball is written, tools/handout-check.sh must find no solution code
-# in the handout; if it finds some, nothing is written and the status is 1.
+# in the handout; if it finds some, nothing is written, the handout folder
+# is removed (it would hold that code) and the status is 1.
 #
 #   tools/handout.sh --list    print the handout's file list and stop
 #
@@ -31,7 +33,7 @@ EXCLUDE=tools/handout.exclude
 
 all_files() {
 	if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-		git ls-files --cached --others --exclude-standard
+		git ls-files --cached
 	else
 		find . -type f ! -path './.git/*' | sed 's|^\./||'
 	fi | awk -v dist="${DIST%/}/" -v build="${BUILD:-build}/" '
@@ -134,20 +136,24 @@ fi
 
 mkdir -p "$DIST"
 list=$DIST/.handout-files
+# give_up WHY: nothing of this run is left in DIST, the handout folder
+# least of all (it is what gets pushed as a template).
+give_up() {
+	echo "make handout: $1; no handout written (and none left in $DIST)" >&2
+	rm -rf "${DIST:?}/$HANDOUT" "$DIST/$HANDOUT.tar.gz" "$list" \
+		"$DIST/.instructor-files"
+	exit 1
+}
 handout_files > "$list"
 all_files > "$DIST/.instructor-files"
 stage "$list" "$HANDOUT"
 if ! student_docs "$DIST/$HANDOUT"; then
-	echo "make handout: an instructor passage is not closed as it should be (above); no tarball written" >&2
-	rm -f "$DIST/$HANDOUT.tar.gz"
-	exit 1
+	give_up "an instructor passage is not closed as it should be (above)"
 fi
 version "student handout" > "$DIST/$HANDOUT/VERSION"
 
 if [ -d solutions ] && ! sh tools/handout-check.sh "$DIST/$HANDOUT" solutions; then
-	echo "make handout: the handout above holds solution code; no tarball written" >&2
-	rm -f "$DIST/$HANDOUT.tar.gz"
-	exit 1
+	give_up "the handout holds solution code (above)"
 fi
 tarball "$HANDOUT"
 
@@ -159,3 +165,9 @@ rm -rf "${DIST:?}/$INSTRUCTOR" "$list" "$DIST/.instructor-files"
 n=$(find "$DIST/$HANDOUT" -type f | wc -l | tr -d ' ')
 echo "student handout:  $DIST/$HANDOUT/ and $DIST/$HANDOUT.tar.gz ($n files, no solutions/)"
 echo "instructor copy:  $DIST/$INSTRUCTOR.tar.gz (everything, solutions included)"
+untracked=$(git ls-files --others --exclude-standard 2> /dev/null |
+	awk -v dist="${DIST%/}/" 'index($0, dist) != 1 && index($0, "build/") != 1' |
+	wc -l | tr -d ' ')
+if [ "${untracked:-0}" -gt 0 ]; then
+	echo "not shipped:      $untracked file(s) git does not track (git add them to ship them: git status)"
+fi

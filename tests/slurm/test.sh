@@ -53,7 +53,7 @@ sl_main() {
 
 sl_grade() {
 	sl_log=$LOGS/slurm.log
-	sl_t="slurm/make slurm-script: a job array of 2 tasks grades 3 submissions, the merge job writes the gradebook"
+	sl_t="slurm/make slurm-script: a job array of 2 tasks grades 3 submissions, the merge job writes the gradebook; each job ran the prologue (SLURM_PROLOGUE)"
 	sl_off=""
 	# can_box runs the batch tool: built first (a fresh clone has none).
 	$MAKE --no-print-directory "$BUILD/host/tools/batch/batch" > "$sl_log" 2>&1
@@ -65,7 +65,8 @@ sl_grade() {
 		>> "$sl_log" 2>&1
 	$MAKE --no-print-directory slurm-script SUBMISSIONS="$sl_dir/submissions" \
 		OUT="$sl_out" LAB=05-reduction BUILD_ONLY=1 CHUNK=2 SLURM_CPUS=1 \
-		SLURM_TIME=00:10:00 BUILD="$BUILD" ${sl_off:+SANDBOX=off} >> "$sl_log" 2>&1
+		SLURM_TIME=00:10:00 BUILD="$BUILD" ${sl_off:+SANDBOX=off} \
+		SLURM_PROLOGUE='echo wb-prologue-ran' >> "$sl_log" 2>&1
 	if ! grep -q '^#SBATCH --array=0-1$' "$sl_out/slurm/grade.sbatch" 2> /dev/null ||
 	   grep -q 'gres' "$sl_out/slurm/grade.sbatch" ||
 	   ! grep -q "^	--sandbox '$([ -n "$sl_off" ] && echo off || echo require)'" \
@@ -88,6 +89,7 @@ sl_grade() {
 	if [ -n "$sl_jobs" ] && [ -z "$sl_left" ] && [ "$sl_tasks" -eq 2 ] &&
 	   ls "$sl_out"/slurm/logs/merge-*.log > /dev/null 2>&1 &&
 	   grep -q '3 submissions: 3 graded' "$sl_out/summary.txt" 2> /dev/null &&
+	   [ "$(cat "$sl_out"/slurm/logs/*.log | grep -c '^wb-prologue-ran$')" -eq 3 ] &&
 	   sh tests/batch/compare.sh --build-only tests/batch/expected "$sl_out" \
 		alice dave heidi >> "$sl_log" 2>&1; then
 		pass "$sl_t"

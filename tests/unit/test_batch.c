@@ -51,6 +51,8 @@ static void expect_match(const struct bt_labs *l, const char *path,
 	assert_int_equal(d, depth);
 }
 
+static char last_why[256]; /* expect_ignored()'s last reason */
+
 static void expect_ignored(const struct bt_labs *l, const char *path,
 			   const char *reason)
 {
@@ -59,6 +61,7 @@ static void expect_ignored(const struct bt_labs *l, const char *path,
 
 	assert_int_equal(bt_match(l, path, &d, why, sizeof(why)), -1);
 	assert_contains(why, reason);
+	snprintf(last_why, sizeof(last_why), "%s", why);
 }
 
 static void test_match_lab_folders(void **state)
@@ -105,6 +108,54 @@ static void test_match_ambiguous_flat(void **state)
 	expect_match(&l, "09-other/sum.cu", "09-other", "sum", 2);
 	expect_match(&l, "x/05-reduction/sum.cu", "05-reduction", "sum", 3);
 	expect_match(&l, "argmax.cu", "05-reduction", "argmax", 1);
+}
+
+/* A near miss of a file name is ignored, and the report says which
+ * file was meant. */
+static void test_match_did_you_mean(void **state)
+{
+	struct bt_labs l;
+
+	(void)state;
+	class_labs(&l, 0);
+	expect_ignored(&l, "Sum.cu", "did you mean 05-reduction/sum.cu?");
+	expect_ignored(&l, "05-reduction/SUM.cu", "did you mean 05-reduction/sum.cu?");
+	expect_ignored(&l, "sums.cu", "did you mean 05-reduction/sum.cu?");
+	expect_ignored(&l, "argmx.cu", "did you mean 05-reduction/argmax.cu?");
+	expect_ignored(&l, "sum.cpp", "did you mean 05-reduction/sum.cu?");
+	expect_ignored(&l, "sum.cu.txt", "did you mean 05-reduction/sum.cu?");
+	/* Far from every exercise, or of a lab not graded: no guess. */
+	expect_ignored(&l, "notes.txt", "not a file students may edit");
+	assert_null(strstr(last_why, "did you mean"));
+	expect_ignored(&l, "05-reduction/naive.cu", "lab 05-reduction's are");
+	assert_null(strstr(last_why, "did you mean"));
+	expect_ignored(&l, "rmsnorm.cu", "not graded in this batch");
+}
+
+/* LAB= as a list, and a course's exercises alone. */
+static void test_select_lists(void **state)
+{
+	char *dir = unit_tmpdir(), mk[1024];
+	struct bt_labs l;
+
+	(void)state;
+	mkpath(dir, "05-reduction/lab.mk", "EXERCISES := sum argmax\n");
+	mkpath(dir, "06-rmsnorm/lab.mk", "EXERCISES := rmsnorm\n");
+	mkpath(dir, "07-fusion/lab.mk", "EXERCISES = gelu softmax\n");
+	assert_int_equal(bt_read_labs(dir, "reduction 07-fusion", &l), 0);
+	assert_true(l.ex[0].selected && l.ex[1].selected);
+	assert_false(l.ex[2].selected);
+	assert_true(l.ex[3].selected && l.ex[4].selected);
+	assert_int_equal(bt_select_exercises(&l, "05-reduction/argmax\n"
+						 "07-fusion/gelu\n"), 0);
+	assert_false(l.ex[0].selected);
+	assert_true(l.ex[1].selected && l.ex[3].selected);
+	assert_false(l.ex[4].selected);
+	/* "gelu" is not "gelu_x", nor a prefix of a line. */
+	assert_int_equal(bt_select_exercises(&l, "07-fusion/gelu_x\nx05-reduction/sum\n"), -1);
+	snprintf(mk, sizeof(mk), "rm -rf '%s'", dir);
+	assert_int_equal(system(mk), 0);
+	free(dir);
 }
 
 static void test_read_labs(void **state)
@@ -341,22 +392,18 @@ static void test_read_tsv(void **state)
 {
 	struct bt_labs l;
 	struct bt_row row;
-	int missing[BT_MAX_EX] = { 0 };
-
 	(void)state;
 	class_labs(&l, 0);
-	assert_int_equal(bt_read_tsv(tsv, &l, NULL, &row), 2);
+	assert_int_equal(bt_read_tsv(tsv, &l, &row), 2);
 	assert_string_equal(row.cell[0].verdict, "PASS");
 	assert_near(row.cell[0].points, 87.5, 1e-12);
 	assert_near(row.total, 87.5, 1e-12);
 	assert_near(row.max, 200, 1e-12);
 	assert_false(row.have[2]);
-	missing[1] = 1;
-	assert_int_equal(bt_read_tsv(tsv, &l, missing, &row), 2);
-	assert_string_equal(row.cell[1].verdict, "MISSING");
+	assert_string_equal(row.cell[1].verdict, "COMPILE_ERROR");
 	assert_int_equal(bt_read_tsv("lab\texercise\n05-reduction\tsum\n", &l,
-				     NULL, &row), -1);
-	assert_int_equal(bt_read_tsv("", &l, NULL, &row), -1);
+				     &row), -1);
+	assert_int_equal(bt_read_tsv("", &l, &row), -1);
 }
 
 static void rows3(struct bt_labs *l, struct bt_row *rows)
@@ -365,12 +412,12 @@ static void rows3(struct bt_labs *l, struct bt_row *rows)
 	memset(rows, 0, 3 * sizeof(*rows));
 	snprintf(rows[0].id, BT_ID_LEN, "alice");
 	rows[0].graded = rows[0].sandboxed = 1;
-	bt_read_tsv(tsv, l, NULL, &rows[0]);
+	bt_read_tsv(tsv, l, &rows[0]);
 	snprintf(rows[1].id, BT_ID_LEN, "bob,jr");
 	rows[1].graded = rows[1].sandboxed = 1;
 	bt_read_tsv("lab\texercise\tverdict\tpoints\tmax_points\n"
 		    "05-reduction\tsum\tWRONG\t0\t100\n"
-		    "05-reduction\targmax\tPASS\t100\t100\n", l, NULL, &rows[1]);
+		    "05-reduction\targmax\tPASS\t100\t100\n", l, &rows[1]);
 	snprintf(rows[2].id, BT_ID_LEN, "carol");
 }
 
@@ -416,6 +463,32 @@ static void test_gradebook_csv(void **state)
 	free(text);
 }
 
+static void scores_fn(FILE *f, const struct bt_labs *l,
+		      const struct bt_row *rows, int n, int flag)
+{
+	(void)l;
+	(void)flag;
+	bt_write_scores(f, rows, n);
+}
+
+/* scores.csv: one score per student, for a platform's import. */
+static void test_scores_csv(void **state)
+{
+	struct bt_row rows[3];
+	struct bt_labs l;
+	char *text;
+
+	(void)state;
+	rows3(&l, rows);
+	text = to_text(scores_fn, &l, rows, 3, 0);
+	assert_string_equal(text,
+		"student,score,max_score,percent,status\n"
+		"alice,87.5,200,43.8,graded\n"
+		"\"bob,jr\",100,200,50.0,graded\n"
+		"carol,,,,not graded\n");
+	free(text);
+}
+
 /* The audit list: audit words, REJECTED and SUSPICIOUS; older TSVs. */
 static void audit_fn(FILE *f, const struct bt_labs *l,
 		     const struct bt_row *rows, int n, int flag)
@@ -439,12 +512,12 @@ static void test_audit(void **state)
 	free(text);
 	bt_read_tsv("lab\texercise\tverdict\tpoints\tmax_points\ttechnique\taudit\n"
 		    "05-reduction\tsum\tPASS\t100\t100\tok\tinline-ptx,streams\n"
-		    "05-reduction\targmax\tPASS\t100\t100\tok\t-\n", &l, NULL,
+		    "05-reduction\targmax\tPASS\t100\t100\tok\t-\n", &l,
 		    &rows[0]);
 	assert_string_equal(rows[0].cell[0].audit, "inline-ptx,streams");
 	bt_read_tsv("lab\texercise\tverdict\tpoints\tmax_points\taudit\n"
 		    "05-reduction\tsum\tREJECTED\t0\t100\t-\n"
-		    "05-reduction\targmax\tSUSPICIOUS\t0\t100\n", &l, NULL,
+		    "05-reduction\targmax\tSUSPICIOUS\t0\t100\n", &l,
 		    &rows[1]);
 	assert_string_equal(rows[1].cell[1].audit, "-"); /* a short row */
 	text = to_text(audit_fn, &l, rows, 3, 0);
@@ -885,6 +958,86 @@ static void test_json_valid(void **state)
 
 /* ---- Slurm ---------------------------------------------------------------- */
 
+/* Run grade.sbatch in dir with sh, its devinfo saying compute capability
+ * cc; what it printed into out. Its exit status. */
+static int run_sbatch(const char *dir, const char *cc, char *out, size_t n)
+{
+	char cmd[2048], *text;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "printf '#!/bin/sh\\necho name X\\necho cc %s\\n' "
+		 "> '%s/devinfo' && chmod +x '%s/devinfo' && unset CUDA_HOME && SLURM_ARRAY_TASK_ID=0 sh '%s/slurm/grade.sbatch' "
+		 "> '%s/sbatch.out' 2>&1", cc, dir, dir, dir, dir);
+	rc = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/sbatch.out", dir);
+	text = bt_read(cmd, 1 << 16);
+	snprintf(out, n, "%s", text ? text : "");
+	free(text);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* A real cluster's settings: a GPU type, a constraint, memory, exclusive
+ * nodes, a CPU partition for the merge, a prologue; and a node whose GPU
+ * is not one the batch was built for grades nothing. */
+static void test_slurm_cluster(void **state)
+{
+	static struct bt_conf c;
+	char *dir = unit_tmpdir(), path[1200], out[4096], *text;
+	struct bt_sub subs[1];
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	memset(subs, 0, sizeof(subs));
+	snprintf(c.out, sizeof(c.out), "%s", dir);
+	snprintf(c.subs, sizeof(c.subs), "/class/hw3");
+	snprintf(c.devinfo, sizeof(c.devinfo), "%s/devinfo", dir);
+	snprintf(c.cuda, sizeof(c.cuda), "/opt/cuda");
+	snprintf(subs[0].name, sizeof(subs[0].name), "s0.zip");
+	c.chunk = 1;
+	c.time_limit = "01:00:00";
+	c.cpus = "4";
+	c.partition = "gpu";
+	c.sm = "80 90";
+	c.gpu_type = "a100";
+	c.constraint = "a100|h100";
+	c.slurm_mem = "32G";
+	c.exclusive = 1;
+	c.merge_partition = "cpu";
+	c.prologue = "echo prologue ran; CUDA_HOME=/sw/cuda-12.4";
+	assert_int_equal(bt_slurm_script(&c, subs, 1, "/bin/echo"), 0);
+	snprintf(path, sizeof(path), "%s/slurm/grade.sbatch", dir);
+	text = bt_read(path, 1 << 16);
+	assert_contains(text, "#SBATCH --gres=gpu:a100:1\n");
+	assert_contains(text, "#SBATCH --constraint=a100|h100\n");
+	assert_contains(text, "#SBATCH --mem=32G\n");
+	assert_contains(text, "#SBATCH --exclusive\n");
+	assert_contains(text, "#SBATCH --partition=gpu\n");
+	free(text);
+	snprintf(path, sizeof(path), "%s/slurm/merge.sbatch", dir);
+	text = bt_read(path, 1 << 16);
+	assert_contains(text, "#SBATCH --partition=cpu\n");
+	assert_contains(text, "echo prologue ran");
+	assert_null(strstr(text, "gres"));
+	assert_null(strstr(text, "--exclusive"));
+	assert_null(strstr(text, "--constraint"));
+	free(text);
+	/* Run as a task would (the batch: echo): on an sm_75 node it stops
+	 * before grading; on sm_90 it grades, with the prologue's toolkit. */
+	assert_int_equal(run_sbatch(dir, "75", out, sizeof(out)), 1);
+	assert_contains(out, "prologue ran");
+	assert_contains(out, "its GPU is sm_75, not one this batch was built for (SM='80 90')");
+	assert_null(strstr(out, "--submissions"));
+	assert_int_equal(run_sbatch(dir, "90", out, sizeof(out)), 0);
+	assert_contains(out, "--cuda /sw/cuda-12.4 --sm 80 90 --submissions /class/hw3");
+	/* Without a prologue's CUDA_HOME, make's toolkit. */
+	c.prologue = NULL;
+	assert_int_equal(bt_slurm_script(&c, subs, 1, "/bin/echo"), 0);
+	assert_int_equal(run_sbatch(dir, "80", out, sizeof(out)), 0);
+	assert_contains(out, "--cuda /opt/cuda ");
+	assert_int_equal(bt_rmtree(dir), 0);
+	free(dir);
+}
+
 static void test_slurm_script(void **state)
 {
 	static struct bt_conf c;
@@ -926,6 +1079,9 @@ static void test_slurm_script(void **state)
 	text = bt_read(path, 1 << 16);
 	assert_contains(text, "\t--merge\n");
 	assert_null(strstr(text, "gres"));
+	/* Not the GPU partition: the cluster's default, or MERGE_PARTITION. */
+	assert_null(strstr(text, "--partition"));
+	assert_contains(text, "#SBATCH --account=cs759\n");
 	free(text);
 	snprintf(path, sizeof(path), "%s/slurm/submit.sh", dir);
 	text = bt_read(path, 1 << 16);
@@ -962,6 +1118,8 @@ int main(void)
 		cmocka_unit_test(test_match_lab_folders),
 		cmocka_unit_test(test_match_refuses),
 		cmocka_unit_test(test_match_ambiguous_flat),
+		cmocka_unit_test(test_match_did_you_mean),
+		cmocka_unit_test(test_select_lists),
 		cmocka_unit_test(test_read_labs),
 		cmocka_unit_test(test_sub_id),
 		cmocka_unit_test(test_list_subs),
@@ -970,6 +1128,7 @@ int main(void)
 		cmocka_unit_test(test_collect_tar),
 		cmocka_unit_test(test_read_tsv),
 		cmocka_unit_test(test_gradebook_csv),
+		cmocka_unit_test(test_scores_csv),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_quantile),
 		cmocka_unit_test(test_publish_and_recover),
@@ -981,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_quote_and_durations),
 		cmocka_unit_test(test_json_note),
 		cmocka_unit_test(test_slurm_script),
+		cmocka_unit_test(test_slurm_cluster),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

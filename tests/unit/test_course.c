@@ -382,6 +382,59 @@ static void names_are_checked_against_lab_mk(void **state)
 	remove_labs(dir);
 }
 
+/* labs = / exercises = / assignment =: what a course grades. */
+static void a_course_names_what_it_grades(void **state)
+{
+	char *dir = make_labs(), err[1024] = "";
+
+	(void)state;
+	parse_ok("assignment = hw-3.b\nlabs = reduction\n"
+		 "exercises = 07-fusion/gelu, fusion/softmax\n");
+	assert_string_equal(course.assignment, "hw-3.b");
+	assert_int_equal(course.npicks, 3);
+	assert_int_equal(course_check_names(&course, dir, err, sizeof(err)), 0);
+	assert_true(course_grades_lab(&course, "05-reduction"));
+	assert_true(course_grades_lab(&course, "07-fusion"));
+	assert_false(course_grades_lab(&course, "06-rmsnorm"));
+	assert_true(course_grades(&course, "05-reduction", "argmax"));
+	assert_true(course_grades(&course, "07-fusion", "softmax"));
+	assert_false(course_grades(&course, "07-fusion", "bias_gelu"));
+	/* Naming nothing grades everything, as before. */
+	parse_ok("*/*.timeout_s = 9\n");
+	assert_true(course_grades(&course, "06-rmsnorm", "rmsnorm"));
+	/* A name that is not there is refused as a rule's would be. */
+	parse_ok("exercises = reduction/summ\n");
+	assert_int_equal(course_check_names(&course, dir, err, sizeof(err)), -1);
+	assert_contains(err, "c.conf:1: lab 05-reduction has no exercise 'summ'");
+	remove_labs(dir);
+}
+
+static void what_it_grades_is_refused_when_wrong(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "labs = reduction\nlabs = fusion\n",
+		  "c.conf:2: labs is given twice (line 1)" },
+		{ "labs = reduction/sum\n", "labs names labs" },
+		{ "exercises = reduction\n", "exercises names lab/exercise" },
+		{ "exercises = reduction/*\n", "is not a lab/exercise name" },
+		{ "labs =\n", "labs names nothing" },
+		{ "assignment = a b\n", "assignment must be a short name" },
+		{ "assignment = ../up\n", "assignment must be a short name" },
+		{ "assignment = a\nassignment = b\n", "c.conf:2: assignment is given twice" },
+	};
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(course_parse(cases[i].text, "c.conf", &course, err,
+					      sizeof(err)), -1);
+		assert_contains(err, cases[i].want);
+	}
+}
+
 static void a_missing_file_is_an_error(void **state)
 {
 	char err[512] = "";
@@ -436,6 +489,24 @@ static void a_run_records_what_changed(void **state)
 }
 
 /* A course without a name, changing only a time limit and then tiers. */
+/* The reports name the file, never the folders it lies in. */
+static void reports_name_the_file_not_its_folders(void **state)
+{
+	struct g_row rows[3];
+	struct g_run run;
+	char err[512] = "";
+
+	(void)state;
+	fill_run(&run, rows);
+	assert_int_equal(course_parse("05-reduction/argmax.shares = 0.4:20 0.6:40 0.8:60\n",
+				      "/home/prof/secret/gpu101.conf", &course,
+				      err, sizeof(err)), 0);
+	assert_int_equal(course_apply_run(&course, &run, err, sizeof(err)), 0);
+	assert_string_equal(run.course, "gpu101.conf");
+	assert_string_equal(rows[1].spec.tiers_from, "course settings gpu101.conf");
+	free((char *)run.course_changes);
+}
+
 static void tiers_from_names_the_file(void **state)
 {
 	struct g_row rows[3];
@@ -570,6 +641,9 @@ int main(void)
 		cmocka_unit_test(invalid_results_are_refused),
 		cmocka_unit_test(correctness_exercises_take_no_tiers),
 		cmocka_unit_test(names_are_checked_against_lab_mk),
+		cmocka_unit_test(a_course_names_what_it_grades),
+		cmocka_unit_test(what_it_grades_is_refused_when_wrong),
+		cmocka_unit_test(reports_name_the_file_not_its_folders),
 		cmocka_unit_test(a_missing_file_is_an_error),
 		cmocka_unit_test(a_run_records_what_changed),
 		cmocka_unit_test(tiers_from_names_the_file),

@@ -58,6 +58,28 @@ static char *recording(const char *name, const char *ext)
 	return text;
 }
 
+/*
+ * The student handout ships the naive code's recordings only: those of
+ * the solutions and the ladder steps would show their kernels (names,
+ * block sizes, registers). There, without solutions/, a recording that is
+ * not here is skipped; in the workbook it is a failure.
+ */
+static int handout_lacks(const char *name)
+{
+	char *csv;
+	int here;
+
+	if (access("solutions", F_OK) == 0)
+		return 0;
+	csv = recording(name, "csv");
+	here = csv != NULL;
+	free(csv);
+	if (here)
+		return 0;
+	print_message("skip %s: not in the student handout\n", name);
+	return 1;
+}
+
 /* Read recording NAME (ncu's log and the record) into r. */
 static enum prof_status load(const char *name, struct prof_run *r)
 {
@@ -76,6 +98,8 @@ static struct prof_run run_a, run_b; /* large: not on the stack */
 
 static void view_of(const char *name, const char *label, struct prof_view *v)
 {
+	if (handout_lacks(name))
+		skip();
 	assert_int_equal(load(name, &run_a), PROF_OK);
 	prof_view_all(&run_a, label, v);
 }
@@ -339,6 +363,8 @@ static void recordings_have_every_metric(void **state)
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct prof_run *r = &run_a;
 
+		if (handout_lacks(names[i]))
+			continue;
 		assert_int_equal(load(names[i], r), PROF_OK);
 		assert_true(r->nk >= 1);
 		assert_true(r->groups != 0);
@@ -550,10 +576,12 @@ static void recorded_tables(void **state)
 		unsigned groups;
 		int n, hint_line = -1, none = -1, rows = 0;
 
+		snprintf(name, sizeof(name), "%s-solution", pairs[p].name);
+		if (handout_lacks(name))
+			continue;
+		assert_int_equal(load(name, &sol_run), PROF_OK);
 		snprintf(name, sizeof(name), "%s-naive", pairs[p].name);
 		assert_int_equal(load(name, &naive_run), PROF_OK);
-		snprintf(name, sizeof(name), "%s-solution", pairs[p].name);
-		assert_int_equal(load(name, &sol_run), PROF_OK);
 		groups = pairs[p].groups ? pairs[p].groups : naive_run.groups;
 		prof_view_all(&naive_run, "naive", &v[0]);
 		prof_view_all(&sol_run, "solution", &v[1]);
@@ -634,6 +662,8 @@ static void lab_lessons(void **state)
 		int ids[PROF_NHINTS], k;
 		unsigned got = 0;
 
+		if (handout_lacks(cases[c].name))
+			continue;
 		view_of(cases[c].name, "x", &v);
 		k = prof_hints(&v, run_a.groups, ids, NULL, PROF_NHINTS);
 		for (int i = 0; i < k; i++)
@@ -1125,7 +1155,7 @@ static void fake_unknown_metric_is_dropped(void **state)
 	struct ncu_ctx pc;
 	struct prof_run *r = &run_b;
 
-	setenv("FAKE_NCU_MODE", "unknown:sum-solution", 1);
+	setenv("FAKE_NCU_MODE", "unknown:sum-naive", 1);
 	ncu_init(&pc, DIR "fake-ncu", 7, 0);
 	assert_int_equal(ncu_collect(&pc, f->runner, "sum", "student", r),
 			 PROF_OK);

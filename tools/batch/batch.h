@@ -120,8 +120,12 @@ struct bt_labs {
 };
 
 /* Every labs/<lab>/lab.mk's EXERCISES, in lab order; selected by lab
- * ("05-reduction", "reduction" or NULL for all). -1 if no lab matches. */
+ * (a list of "05-reduction" or "reduction" words, or NULL for all). -1
+ * if no lab matches. */
 int bt_read_labs(const char *labs_dir, const char *lab, struct bt_labs *l);
+/* Select only the exercises of pairs, "lab/exercise" lines (what a
+ * course file grades): 0, or -1 when none of them is here. */
+int bt_select_exercises(struct bt_labs *l, const char *pairs);
 /* Add one lab's EXERCISES line (the unit tests use this directly). */
 int bt_add_lab(struct bt_labs *l, const char *lab, const char *exercises,
 	       int selected);
@@ -141,7 +145,7 @@ enum bt_kind { BT_DIR, BT_TAR, BT_ZIP };
 
 struct bt_note {
 	char path[256];
-	char why[160];
+	char why[224];
 };
 
 struct bt_sub {
@@ -268,7 +272,7 @@ int bt_gpu_minor(const char *procdir, const char *uuid);
 /* ---- the gradebook (book.c) ----------------------------------------- */
 
 struct bt_cell {
-	char verdict[24];      /* a verdict key, or MISSING */
+	char verdict[24];      /* the grader's verdict key */
 	double points, max;
 	char audit[96];        /* results.tsv's audit words; "-": none */
 };
@@ -283,14 +287,16 @@ struct bt_row {
 };
 
 /* One grader results.tsv into row (by the labs' order); -1 if unusable.
- * Exercises with no file taken (missing[i]) read MISSING. */
+ * The verdicts are the grader's, as in the student's report. */
 int bt_read_tsv(const char *text, const struct bt_labs *l,
-		const int *missing, struct bt_row *row);
+		struct bt_row *row);
 /* The student's finished folder into row (results.tsv and meta). */
 int bt_read_student(const char *dir, const struct bt_labs *l,
 		    struct bt_row *row);
 void bt_write_gradebook(FILE *f, const struct bt_labs *l,
 			const struct bt_row *rows, int n, int verdicts);
+/* scores.csv: student, score, max_score, percent, status. */
+void bt_write_scores(FILE *f, const struct bt_row *rows, int n);
 /* built_only: no points were given (a build-only batch). */
 void bt_write_summary(FILE *f, const struct bt_labs *l,
 		      const struct bt_row *rows, int n, const char *title,
@@ -328,8 +334,14 @@ struct bt_conf {
 
 	/* a Slurm array task grades chunk number task of the manifest */
 	int chunk, task;
-	/* make slurm-script */
+	/* make slurm-script: the grading array's partition, time, CPUs; its
+	 * GPU's type (--gres=gpu:TYPE:1) or a node constraint, memory and
+	 * exclusive nodes; the merge job's partition (a CPU one; none: the
+	 * cluster's default); shell lines every job runs first (module load) */
 	const char *partition, *time_limit, *cpus;
+	const char *gpu_type, *constraint, *slurm_mem, *merge_partition;
+	const char *prologue;
+	int exclusive;
 	const char *slurm_args[BT_MAX_EXTRA];
 	int nslurm_args;
 
@@ -376,8 +388,8 @@ int bt_sub_done(const struct bt_sub *s);
 #define BT_STDIO ""
 int bt_run(struct bt_args *a, const char *out_path, const char *err_path,
 	   double timeout_s, long fsize, const char *cuda_visible, int *status);
-/* Rebuild gradebook.csv, verdicts.csv, summary.txt and audit.tsv from
- * students/. */
+/* Rebuild gradebook.csv, verdicts.csv, scores.csv, summary.txt and
+ * audit.tsv from students/. */
 int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet);
 /* class.html in out: each exercise's verdict counts, points and speedups
  * over the class (classpage.c). 0, or -1. */

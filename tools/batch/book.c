@@ -6,9 +6,13 @@
  * step and `batch --merge` all write the same files from the same source.
  *
  *   gradebook.csv   student, points per exercise, total, max, status
- *   verdicts.csv    student, verdict per exercise (MISSING: no file), status
+ *   verdicts.csv    student, verdict per exercise (the grader's, as in the
+ *                   student's report: COMPILE_ERROR for a file not handed
+ *                   in), status
  *   summary.txt     totals' distribution, points and verdicts per
  *                   exercise, the most common verdicts other than PASS
+ *   scores.csv      student, score, max_score, percent, status: one
+ *                   score per student, for a platform's grade import
  *   audit.tsv       for a person to read: each exercise whose results.tsv
  *                   has audit words (the grader's last column, e.g.
  *                   inline-ptx,streams; "-" or absent in older runs: none)
@@ -66,7 +70,7 @@ static int find_ex(const struct bt_labs *l, const char *lab, const char *ex)
 }
 
 int bt_read_tsv(const char *text, const struct bt_labs *l,
-		const int *missing, struct bt_row *row)
+		struct bt_row *row)
 {
 	char *copy = strdup(text), *line, *save = NULL, *f[64];
 	int cl, ce, cv, cp, cm, ca, rows = 0;
@@ -97,8 +101,7 @@ int bt_read_tsv(const char *text, const struct bt_labs *l,
 		if (i < 0)
 			continue;
 		cell = &row->cell[i];
-		bt_fmt(cell->verdict, sizeof(cell->verdict), "%s",
-			 missing && missing[i] ? "MISSING" : f[cv]);
+		bt_fmt(cell->verdict, sizeof(cell->verdict), "%s", f[cv]);
 		cell->points = atof(f[cp]);
 		cell->max = atof(f[cm]);
 		bt_fmt(cell->audit, sizeof(cell->audit), "%s",
@@ -116,8 +119,8 @@ out:
 int bt_read_student(const char *dir, const struct bt_labs *l,
 		    struct bt_row *row)
 {
-	char path[BT_PATH], *meta, *tsv, *line, *save = NULL;
-	int missing[BT_MAX_EX] = { 0 }, rc;
+	char path[BT_PATH], *meta, *tsv;
+	int rc;
 
 	row->graded = 0;
 	row->sandboxed = 0;
@@ -130,21 +133,11 @@ int bt_read_student(const char *dir, const struct bt_labs *l,
 		free(tsv);
 		return -1;
 	}
-	for (line = strtok_r(meta, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *slash;
-		int i;
-
-		if (!strcmp(line, "sandbox bwrap"))
-			row->sandboxed = 1;
-		if (strncmp(line, "missing ", 8) || !(slash = strchr(line + 8, '/')))
-			continue;
-		*slash = '\0';
-		i = find_ex(l, line + 8, slash + 1);
-		if (i >= 0)
-			missing[i] = 1;
-	}
-	rc = bt_read_tsv(tsv, l, missing, row);
+	row->sandboxed = strstr(meta, "\nsandbox bwrap\n") != NULL;
+	/* The grader's verdict, as the student's report shows it: a file
+	 * that was not handed in is a COMPILE ERROR there (nothing to
+	 * build), and the report lists it under Missing. */
+	rc = bt_read_tsv(tsv, l, row);
 	free(meta);
 	free(tsv);
 	row->graded = rc > 0;
@@ -195,6 +188,23 @@ void bt_write_gradebook(FILE *f, const struct bt_labs *l,
 			fprintf(f, ",%g,%g", row->total, row->max);
 		else if (!verdicts)
 			fputs(",,", f);
+		fprintf(f, ",%s\n", !row->graded ? "not graded" :
+			row->sandboxed ? "graded" : "graded UNSANDBOXED");
+	}
+}
+
+void bt_write_scores(FILE *f, const struct bt_row *rows, int n)
+{
+	fputs("student,score,max_score,percent,status\n", f);
+	for (int r = 0; r < n; r++) {
+		const struct bt_row *row = &rows[r];
+
+		csv_field(f, row->id);
+		if (row->graded)
+			fprintf(f, ",%g,%g,%.1f", row->total, row->max,
+				row->max > 0 ? 100 * row->total / row->max : 0);
+		else
+			fputs(",,,", f);
 		fprintf(f, ",%s\n", !row->graded ? "not graded" :
 			row->sandboxed ? "graded" : "graded UNSANDBOXED");
 	}
@@ -480,7 +490,8 @@ int bt_write_audit(FILE *f, const struct bt_labs *l,
 /* ---- merging --------------------------------------------------------- */
 
 /* One of the gradebook's files (kind: 0 gradebook, 1 verdicts, 2 summary,
- * 3 audit, whose line count goes in *audit), written atomically. */
+ * 3 audit, whose line count goes in *audit, 4 scores), written
+ * atomically. */
 static int write_with(const char *path, const struct bt_conf *c,
 		      const struct bt_row *rows, int n, int kind,
 		      const char *title, int *audit)
@@ -492,7 +503,9 @@ static int write_with(const char *path, const struct bt_conf *c,
 
 	if (!m)
 		return -1;
-	if (kind == 3)
+	if (kind == 4)
+		bt_write_scores(m, rows, n);
+	else if (kind == 3)
 		*audit = bt_write_audit(m, &c->labs, rows, n);
 	else if (kind == 2)
 		bt_write_summary(m, &c->labs, rows, n, title, c->build_only);
@@ -530,12 +543,16 @@ int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet)
 	bt_fmt(path, sizeof(path), "%s/audit.tsv", c->out);
 	rc |= write_with(path, c, rows, n, 3, title, &audit);
 	rc |= bt_write_classpage(c, rows, n, title);
+	bt_fmt(path, sizeof(path), "%s/scores.csv", c->out);
+	rc |= write_with(path, c, rows, n, 4, title, NULL);
 	if (!quiet) {
 		printf("\n");
 		bt_write_summary(stdout, &c->labs, rows, n, title,
 				 c->build_only);
 		printf("\ngradebook: %s/gradebook.csv (verdicts.csv, summary.txt, "
 		       "students/<id>/report.txt beside it)\n", c->out);
+		printf("scores for a learning platform's import (Canvas, "
+		       "Moodle: docs/batch-grading.md): %s/scores.csv\n", c->out);
 		printf("audit: %d exercise%s for a person to look at (audit "
 		       "words, REJECTED, SUSPICIOUS): %s/audit.tsv\n", audit,
 		       audit == 1 ? "" : "s", c->out);

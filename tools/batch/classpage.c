@@ -176,7 +176,7 @@ static const char *verdict_colour(const char *v)
 		{ "NOT_IMPLEMENTED", "#6e7781" }, { "COMPILE_ERROR", "#bc4c00" },
 		{ "MISSING", "#afb8c1" }, { "SUSPICIOUS", "#8250df" },
 		{ "REJECTED", "#8250df" }, { "GRADER_ERROR", "#57606a" },
-		{ "BUILT", "#0969da" },
+		{ "BUILT", "#0969da" }, { "SKELETON", "#6e7781" },
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)

@@ -15,6 +15,7 @@
  */
 #include "batch.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -53,12 +54,49 @@ int bt_add_lab(struct bt_labs *l, const char *lab, const char *exercises,
 	return added;
 }
 
+/* Does a lab folder match LAB=, a list of "05-reduction" or "reduction"
+ * words (every lab when empty)? */
 static int lab_matches(const char *dir, const char *want)
 {
+	static const char sep[] = " \t,";
 	const char *dash = strchr(dir, '-');
 
-	return !want || !*want || !strcmp(dir, want) ||
-	       (dash && !strcmp(dash + 1, want));
+	if (!want || !want[strspn(want, sep)])
+		return 1;
+	for (const char *w = want + strspn(want, sep); *w;
+	     w += strcspn(w, sep), w += strspn(w, sep)) {
+		size_t len = strcspn(w, sep);
+
+		if ((strlen(dir) == len && !strncmp(dir, w, len)) ||
+		    (dash && strlen(dash + 1) == len && !strncmp(dash + 1, w, len)))
+			return 1;
+	}
+	return 0;
+}
+
+int bt_select_exercises(struct bt_labs *l, const char *pairs)
+{
+	int any = 0;
+
+	for (int i = 0; i < l->n; i++) {
+		char want[2 * BT_NAME_LEN + 4];
+		const char *p = pairs;
+		size_t len;
+
+		len = bt_fmt(want, sizeof(want), "%s/%s", l->ex[i].lab,
+			     l->ex[i].name);
+		l->ex[i].selected = 0;
+		while ((p = strstr(p, want))) {
+			if ((p == pairs || p[-1] == '\n') &&
+			    (p[len] == '\n' || !p[len])) {
+				l->ex[i].selected = 1;
+				any = 1;
+				break;
+			}
+			p += len;
+		}
+	}
+	return any ? 0 : -1;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -167,6 +205,66 @@ static void lab_files(const struct bt_labs *l, const char *lab, char *out,
 				      l->ex[i].name);
 }
 
+/* Edits (insert, delete, change; letters' case ignored) between a and
+ * b, counted up to 3. */
+static int edits(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int row[BT_NAME_LEN + 1];
+
+	if (la > BT_NAME_LEN || lb > BT_NAME_LEN)
+		return 3;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int diag = row[0];
+
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int up = row[j], best = diag +
+				(tolower((unsigned char)a[i - 1]) !=
+				 tolower((unsigned char)b[j - 1]));
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb] < 3 ? row[lb] : 3;
+}
+
+/*
+ * An exercise graded in this batch whose file name is a near miss of
+ * name (the part before its first '.'): the same letters in another case
+ * (Sum.cu), or one edit away (sums.cu, argmx.cu; two for long names).
+ * Appends "; did you mean <lab>/<exercise>.cu?" to why.
+ */
+static void suggest(const struct bt_labs *l, const char *name, char *why,
+		    size_t n)
+{
+	char stem[BT_NAME_LEN];
+	int best = -1, bestd = 3;
+
+	bt_fmt(stem, sizeof(stem), "%.*s", (int)strcspn(name, "."), name);
+	for (int i = 0; i < l->n; i++) {
+		int d = edits(stem, l->ex[i].name);
+		int allowed = strlen(l->ex[i].name) >= 8 ? 2 : 1;
+
+		if (l->ex[i].selected && d <= allowed && d < bestd &&
+		    (d > 0 || strcmp(name, l->ex[i].name))) {
+			best = i;
+			bestd = d;
+		}
+	}
+	if (best >= 0 && strlen(why) + 1 < n)
+		bt_fmt(why + strlen(why), n - strlen(why),
+		       "; did you mean %s/%s.cu?", l->ex[best].lab,
+		       l->ex[best].name);
+}
+
 int bt_match(const struct bt_labs *l, const char *path, int *depth,
 	     char *why, size_t n)
 {
@@ -202,6 +300,8 @@ int bt_match(const struct bt_labs *l, const char *path, int *depth,
 	len = nc ? strlen(comp[nc - 1]) : 0;
 	if (len < 4 || strcmp(comp[nc - 1] + len - 3, ".cu")) {
 		bt_fmt(why, n, "not a file students may edit");
+		if (nc)
+			suggest(l, comp[nc - 1], why, n);
 		return -1;
 	}
 	for (const char *p = path; *p; p++)
@@ -223,10 +323,12 @@ int bt_match(const struct bt_labs *l, const char *path, int *depth,
 		lab_files(l, lab, files, sizeof(files));
 		bt_fmt(why, n, "not a file students may edit (lab %s's are "
 				 "%s)", lab, files);
+		suggest(l, comp[nc - 1], why, n);
 		return -1;
 	}
 	if (count == 0) {
 		bt_fmt(why, n, "not a file students may edit");
+		suggest(l, comp[nc - 1], why, n);
 		return -1;
 	}
 	if (count > 1) {
@@ -717,7 +819,8 @@ void bt_files_report(FILE *f, const struct bt_sub *s, const struct bt_labs *l)
 	for (int i = 0; i < l->n; i++)
 		missing += l->ex[i].selected && !s->from[i][0];
 	if (missing) {
-		fprintf(f, "Missing (0 points):\n");
+		fprintf(f, "Missing (0 points; COMPILE ERROR below: no file "
+			   "to build):\n");
 		for (int i = 0; i < l->n; i++)
 			if (l->ex[i].selected && !s->from[i][0])
 				fprintf(f, "  %s/%s.cu\n", l->ex[i].lab,

@@ -55,6 +55,8 @@ static int usage(void)
 "       batch ... --merge                           rebuild the gradebook\n"
 "       batch ... --slurm-script [--chunk N] [--partition P] [--time T]\n"
 "                 [--cpus N] [--slurm-arg '#SBATCH option']...\n"
+"                 [--gpu-type T | --constraint C] [--slurm-mem M] [--exclusive]\n"
+"                 [--merge-partition P] [--slurm-prologue 'module load cuda']\n"
 "       batch ... --exec STUDENT -- COMMAND [ARGS]  run in STUDENT's sandbox\n"
 "       batch --sandbox-exec --scratch DIR [--gpus G] [--build-only] [options]\n"
 "             -- COMMAND [ARGS]   run in a sandbox whose writable folder is DIR\n"
@@ -140,6 +142,8 @@ static int parse(int argc, char **argv, struct cli *k)
 			k->slurm = 1;
 		else if (!strcmp(a, "--sandbox-exec"))
 			k->sandbox_exec = 1;
+		else if (!strcmp(a, "--exclusive"))
+			c->exclusive = 1;
 		else if (!strcmp(a, "--")) {
 			k->exec_argv = argv + i + 1;
 			break;
@@ -202,6 +206,16 @@ static int parse(int argc, char **argv, struct cli *k)
 			c->time_limit = v;
 		else if (!strcmp(a, "--cpus"))
 			c->cpus = v;
+		else if (!strcmp(a, "--gpu-type"))
+			c->gpu_type = *v ? v : NULL;
+		else if (!strcmp(a, "--constraint"))
+			c->constraint = *v ? v : NULL;
+		else if (!strcmp(a, "--slurm-mem"))
+			c->slurm_mem = *v ? v : NULL;
+		else if (!strcmp(a, "--merge-partition"))
+			c->merge_partition = *v ? v : NULL;
+		else if (!strcmp(a, "--slurm-prologue"))
+			c->prologue = *v ? v : NULL;
 		else if (!strcmp(a, "--exec"))
 			k->exec_id = v;
 		else if (!strcmp(a, "--scratch"))
@@ -286,6 +300,61 @@ static void merge_settings(struct bt_conf *c)
 		}
 	}
 	free(text);
+}
+
+/*
+ * A course file may name the labs and exercises it grades (grader/
+ * course.h). The grader reads it, from lab.mk alone (--check-course
+ * exercises), so that the batch builds, takes, grades and lists only
+ * those; LAB= narrows them further. Into pairs: "lab/exercise" lines;
+ * c->lab becomes the list of their labs. 0, or -1 said.
+ */
+static int course_selection(struct cli *k, char *pairs, size_t n)
+{
+	static char labs[1024];
+	struct bt_conf *c = &k->c;
+	char grader[BT_PATH], q[4][2 * BT_PATH], cmd[9 * BT_PATH], line[256];
+	size_t used = 0, lused = 0;
+	FILE *p;
+	int rc;
+
+	bt_fmt(grader, sizeof(grader), "%s/host/grader/grader", c->build);
+	bt_shell_quote(c->grader[0] ? c->grader : k->grader ? k->grader : grader,
+		       q[0], sizeof(q[0]));
+	bt_fmt(grader, sizeof(grader), "%s/labs", c->repo);
+	bt_shell_quote(grader, q[1], sizeof(q[1]));
+	bt_shell_quote(c->course, q[2], sizeof(q[2]));
+	bt_shell_quote(c->lab ? c->lab : "", q[3], sizeof(q[3]));
+	bt_fmt(cmd, sizeof(cmd), "%s --labs %s --build %s --course %s "
+	       "--check-course exercises --lab %s", q[0], q[1], q[1], q[2], q[3]);
+	pairs[0] = labs[0] = '\0';
+	p = popen(cmd, "r");
+	if (!p) {
+		fprintf(stderr, "batch: cannot run the grader to read %s\n",
+			c->course);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), p)) {
+		char *slash = strchr(line, '/');
+		size_t len = slash ? (size_t)(slash - line) : 0;
+
+		if (used + strlen(line) + 1 < n)
+			used += bt_fmt(pairs + used, n - used, "%s", line);
+		/* A lab once: its exercises come one after another. */
+		if (slash && (lused < len || strncmp(labs + lused - len, line, len)) &&
+		    lused + len + 2 < sizeof(labs))
+			lused += bt_fmt(labs + lused, sizeof(labs) - lused,
+					"%s%.*s", lused ? " " : "", (int)len, line);
+	}
+	rc = pclose(p);
+	if (rc != 0 || !used) {
+		fprintf(stderr, "batch: %s: the course file is not valid, or "
+				"grades nothing here (the grader's message is "
+				"above)\n", c->course);
+		return -1;
+	}
+	c->lab = labs;
+	return 0;
 }
 
 /* What a crash may have left of this student: tidy it (bt_recover). */
@@ -564,6 +633,7 @@ static int run(struct cli *k, struct bt_sub *subs, int n, const char *argv0)
 int main(int argc, char **argv)
 {
 	static struct cli k;
+	static char pairs[8192];
 	struct bt_conf *c = &k.c;
 	char labs[BT_PATH];
 	struct bt_sub *subs;
@@ -588,8 +658,12 @@ int main(int argc, char **argv)
 		return 2;
 	if (k.sandbox_exec)
 		return exec_boxed(&k, k.scratch_abs);
+	if (c->course[0] && !k.sandbox_exec &&
+	    course_selection(&k, pairs, sizeof(pairs)))
+		return 2;
 	bt_fmt(labs, sizeof(labs), "%s/labs", c->repo);
-	if (bt_read_labs(labs, c->lab, &c->labs)) {
+	if (bt_read_labs(labs, c->lab, &c->labs) ||
+	    (c->course[0] && bt_select_exercises(&c->labs, pairs))) {
 		fprintf(stderr, "batch: no lab%s%s in %s\n", c->lab ? " named " : "s",
 			c->lab ? c->lab : "", labs);
 		return 2;

@@ -383,6 +383,7 @@ static void write_report(const struct bt_conf *c, const struct bt_sub *s,
 	FILE *f = fopen(path, "w");
 	char *text = local_paths(w, bt_inside_regular(table, w) ?
 				 bt_read(table, 8 << 20) : NULL);
+	int skip = 0;
 
 	if (!f) {
 		free(text);
@@ -393,12 +394,17 @@ static void write_report(const struct bt_conf *c, const struct bt_sub *s,
 		fprintf(f, "\nWARNING: UNSANDBOXED: graded WITHOUT a sandbox (%s)\n",
 			c->unsandboxed_why);
 	fputc('\n', f);
-	/* The grader's table, less its line about where its files went:
-	 * that scratch folder is gone; they are beside this report. */
+	/* The grader's table, less its lines about where its files went
+	 * ("results: ..." and the indented lines under it): that scratch
+	 * folder is gone; they are beside this report. */
 	for (char *l = text, *end; l && *l; l = end) {
 		end = strchr(l, '\n');
 		end = end ? end + 1 : l + strlen(l);
-		if (strncmp(l, "results: ", 9))
+		if (!strncmp(l, "results: ", 9))
+			skip = 1;
+		else if (*l != ' ')
+			skip = 0;
+		if (!skip)
 			fwrite(l, 1, end - l, f);
 	}
 	if (!text)
@@ -456,7 +462,7 @@ static int finish(const struct bt_conf *c, struct bt_sub *s)
 	work_dir(c, s, "", w, sizeof(w));
 	bt_fmt(from, sizeof(from), "%s/results.tsv", w);
 	tsv = bt_inside_regular(from, w) ? bt_read(from, 4 << 20) : NULL;
-	rc = tsv ? bt_read_tsv(tsv, &c->labs, NULL, &row) : -1;
+	rc = tsv ? bt_read_tsv(tsv, &c->labs, &row) : -1;
 	free(tsv);
 	if (rc < 0)
 		return -1;

@@ -6,9 +6,15 @@
  *   manifest      the submissions, one entry name a line, in the order the
  *                 tasks share them out (chunk k: lines k*CHUNK...)
  *   grade.sbatch  the job array: task k runs this batch program on chunk k
- *                 of the manifest, with one GPU (--gres=gpu:1)
- *   merge.sbatch  one small job that folds every student's finished folder
- *                 into gradebook.csv and summary.txt (batch --merge)
+ *                 of the manifest, with one GPU (--gres=gpu:1, or
+ *                 gpu:TYPE:1; a --constraint, --mem, --exclusive as asked).
+ *                 It first runs the prologue (module load ...), then
+ *                 refuses a node whose GPU is not one of the architectures
+ *                 the batch was built for (SM=), before grading anything
+ *   merge.sbatch  one small job, with no GPU, on the merge partition (a CPU
+ *                 one; without it, the cluster's default), that folds every
+ *                 student's finished folder into the gradebook (batch
+ *                 --merge)
  *   submit.sh     submits both, the merge after the whole array
  *                 (--dependency=afterany), and says where to look
  *
@@ -35,11 +41,15 @@ static void opt(FILE *f, const char *name, const char *value)
 	fprintf(f, " \\\n\t%s %s", name, q);
 }
 
-/* The batch command every script runs, without its last options. */
+/* The batch command every script runs, without its last options. The
+ * toolkit is CUDA_HOME where the prologue set one (module load), else the
+ * one make used here. */
 static void command(FILE *f, const struct bt_conf *c, const char *self)
 {
 	char q[2 * BT_PATH], manifest[BT_PATH], chunk[16];
 
+	bt_shell_quote(c->cuda, q, sizeof(q));
+	fprintf(f, "wb_cuda=${CUDA_HOME:-%s}\n", q);
 	bt_shell_quote(self, q, sizeof(q));
 	fprintf(f, "exec %s", q);
 	opt(f, "--repo", c->repo);
@@ -47,7 +57,7 @@ static void command(FILE *f, const struct bt_conf *c, const char *self)
 	opt(f, "--objs", c->objs);
 	opt(f, "--grader", c->grader);
 	opt(f, "--devinfo", c->devinfo);
-	opt(f, "--cuda", c->cuda);
+	fprintf(f, " \\\n\t--cuda \"$wb_cuda\"");
 	opt(f, "--sm", c->sm);
 	opt(f, "--submissions", c->subs);
 	opt(f, "--out", c->out);
@@ -73,16 +83,49 @@ static void command(FILE *f, const struct bt_conf *c, const char *self)
 }
 
 static void header(FILE *f, const struct bt_conf *c, const char *name,
-		   const char *log, const char *time_limit, const char *cpus)
+		   const char *log, const char *time_limit, const char *cpus,
+		   const char *partition)
 {
 	fprintf(f, "#SBATCH --job-name=%s\n", name);
 	fprintf(f, "#SBATCH --output=%s/slurm/logs/%s\n", c->out, log);
 	fprintf(f, "#SBATCH --time=%s\n", time_limit);
 	fprintf(f, "#SBATCH --cpus-per-task=%s\n", cpus);
-	if (c->partition && *c->partition)
-		fprintf(f, "#SBATCH --partition=%s\n", c->partition);
+	if (partition && *partition)
+		fprintf(f, "#SBATCH --partition=%s\n", partition);
 	for (int i = 0; i < c->nslurm_args; i++)
 		fprintf(f, "#SBATCH %s\n", c->slurm_args[i]);
+}
+
+/* The prologue, as given: shell lines every job runs first (module load
+ * cuda/12.4, an environment...). It runs under set -e: a module that does
+ * not load stops the job. */
+static void prologue(FILE *f, const struct bt_conf *c)
+{
+	if (c->prologue)
+		fprintf(f, "# The prologue (SLURM_PROLOGUE):\n%s\n", c->prologue);
+}
+
+/*
+ * Before grading: the node's GPU must be one the labs' code was built for
+ * (SM=, every one of them built by make slurm-script). Otherwise the task
+ * stops here, its students left for a resubmission, rather than grade
+ * them on a GPU that runs the code through the driver's JIT or not at all.
+ */
+static void gpu_check(FILE *f, const struct bt_conf *c)
+{
+	char q[2 * BT_PATH];
+
+	bt_shell_quote(c->devinfo, q, sizeof(q));
+	fprintf(f, "wb_cc=$(%s --probe 2> /dev/null | sed -n 's/^cc //p')\n"
+		   "case ' %s ' in\n"
+		   "*\" $wb_cc \"*) ;;\n"
+		   "*)\n"
+		   "\techo \"wb-grade: $(hostname): its GPU is sm_${wb_cc:-?}, not "
+		   "one this batch was built for (SM='%s'): nothing graded here. "
+		   "Ask for those GPUs (GPU_TYPE= or SLURM_CONSTRAINT=), or build "
+		   "for this one too (SM='%s ${wb_cc:-NN}').\" >&2\n"
+		   "\texit 1 ;;\n"
+		   "esac\n", q, c->sm, c->sm, c->sm);
 }
 
 static int write_grade(const struct bt_conf *c, int n, int ntasks,
@@ -101,12 +144,29 @@ static int write_grade(const struct bt_conf *c, int n, int ntasks,
 		c->chunk, c->chunk == 1 ? "" : "s",
 		c->build_only ? ", built and checked only (no GPU)" :
 				", each task with one GPU", c->out);
+	if (c->sandbox == BT_SB_OFF)
+		fprintf(f, "#\n# WARNING: SANDBOX=off: student code runs "
+			   "UNSANDBOXED, with this account's\n# permissions, "
+			   "on every node. Only for code you trust.\n");
 	fprintf(f, "#SBATCH --array=0-%d\n", ntasks - 1);
-	if (!c->build_only)
+	if (!c->build_only && c->gpu_type)
+		fprintf(f, "#SBATCH --gres=gpu:%s:1\n", c->gpu_type);
+	else if (!c->build_only)
 		fprintf(f, "#SBATCH --gres=gpu:1\n");
+	if (c->constraint)
+		fprintf(f, "#SBATCH --constraint=%s\n", c->constraint);
+	if (c->slurm_mem)
+		fprintf(f, "#SBATCH --mem=%s\n", c->slurm_mem);
+	if (c->exclusive)
+		fprintf(f, "#SBATCH --exclusive\n");
 	header(f, c, "wb-grade", "grade-%A_%a.log", c->time_limit,
-	       c->cpus);
+	       c->cpus, c->partition);
 	fprintf(f, "set -eu\n");
+	prologue(f, c);
+	if (c->sandbox == BT_SB_OFF)
+		fprintf(f, "echo 'wb-grade: SANDBOX=off: grading UNSANDBOXED' >&2\n");
+	if (!c->build_only && c->sm)
+		gpu_check(f, c);
 	command(f, c, self);
 	fprintf(f, " \\\n\t--task \"$SLURM_ARRAY_TASK_ID\" --jobs "
 		   "\"${SLURM_CPUS_PER_TASK:-1}\"\n");
@@ -122,10 +182,14 @@ static int write_merge(const struct bt_conf *c, const char *self,
 		return -1;
 	fprintf(f, "#!/bin/sh\n"
 		   "# Folds the array's results into %s/gradebook.csv and\n"
-		   "# summary.txt. submit.sh runs it after the whole array.\n",
-		c->out);
-	header(f, c, "wb-merge", "merge-%j.log", "00:15:00", "1");
+		   "# summary.txt. submit.sh runs it after the whole array. It "
+		   "needs no GPU:\n# it asks for none, on %s.\n", c->out,
+		c->merge_partition ? c->merge_partition :
+		"the cluster's default partition (MERGE_PARTITION= names a CPU one)");
+	header(f, c, "wb-merge", "merge-%j.log", "00:15:00", "1",
+	       c->merge_partition);
 	fprintf(f, "set -eu\n");
+	prologue(f, c);
 	command(f, c, self);
 	fprintf(f, " \\\n\t--merge\n");
 	return fclose(f);

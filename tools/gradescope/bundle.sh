@@ -1,9 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# tools/gradescope/bundle.sh OUT - make gradescope-bundle: OUT/autograder.zip
-# for a Gradescope programming assignment whose autograder runs on a
-# machine with an NVIDIA GPU and the CUDA Toolkit (docs/instructors.md).
+# tools/gradescope/bundle.sh OUT - make gradescope-bundle:
+# OUT/autograder-<assignment>.zip for a Gradescope programming assignment
+# whose autograder runs on a machine with an NVIDIA GPU and the CUDA
+# Toolkit in its image (docs/instructors.md). Gradescope's own autograder
+# machines have no GPU: this bundle is for courses whose Gradescope runs
+# its autograders on GPU machines of their own.
+#
+# <assignment> is the course file's "assignment =" name, else the course
+# file's name without .conf, else the labs of LAB= joined by '-', else
+# all-labs: two assignments never overwrite one zip.
 #
 # The zip holds, at its root as Gradescope requires:
 #   setup.sh          run once when Gradescope builds the image
@@ -14,8 +21,10 @@
 #                     corpus): the grader, the harness and the labs, and
 #                     tools/batch, whose sandbox run_autograder grades in
 #
-# Environment (from the Makefile): LAB (the lab of this assignment; empty:
-# every lab), COURSE (a course settings file), BUNDLE_SM (GPU architecture
+# Environment (from the Makefile): LAB (the labs of this assignment, a
+# list; empty: every lab, or those the course file names), COURSE (a
+# course settings file), GRADER (the grader, which reads the course file:
+# its labs, and whether it is valid), BUNDLE_SM (GPU architecture
 # to build for at setup time; empty: detected when grading); the sandbox's
 # settings, as for make batch: SANDBOX (off: grade UNSANDBOXED),
 # SANDBOX_USER, SANDBOX_NPROC, SANDBOX_MEM.
@@ -51,17 +60,34 @@ lab_exists() {
 	done
 	return 1
 }
-if [ -n "$LAB" ] && ! lab_exists "$LAB"; then
-	echo "LAB=$LAB: no such lab under labs/" >&2
-	exit 2
+for w in $LAB; do
+	if ! lab_exists "$w"; then
+		echo "LAB=$LAB: no lab named $w under labs/" >&2
+		exit 2
+	fi
+done
+# The course file names the assignment's labs (and is checked here, so
+# that a mistake stops this, not every student's grading).
+if [ -n "$COURSE" ]; then
+	LAB=$("${GRADER:?}" --labs labs --build "$OUT" --course "$COURSE" \
+		--check-course labs ${LAB:+--lab "$LAB"}) || exit 2
+	LAB=$(echo $LAB)
 fi
+name=""
+if [ -n "$COURSE" ]; then
+	name=$(sed -n 's/^[ \t]*assignment[ \t]*=[ \t]*\([A-Za-z0-9._-]*\).*/\1/p' "$COURSE" | head -n 1)
+	[ -n "$name" ] || name=$(basename "$COURSE" .conf)
+fi
+[ -n "$name" ] || name=$(echo "${LAB:-all-labs}" | tr ' ' '-')
+zipname=autograder-$name.zip
 
-stage=$OUT/stage
+mkdir -p "$OUT"
+stage=$OUT/stage-$name
 rm -rf "$stage"
 mkdir -p "$stage/workbook"
-sh tools/handout.sh --list > "$OUT/files"
-tar -cf - -T "$OUT/files" | tar -xf - -C "$stage/workbook"
-rm -f "$OUT/files"
+sh tools/handout.sh --list > "$stage/files"
+tar -cf - -T "$stage/files" | tar -xf - -C "$stage/workbook"
+rm -f "$stage/files"
 # The sandbox (the handout has no instructor tools).
 mkdir -p "$stage/workbook/tools/batch"
 cp tools/batch/*.c tools/batch/*.h "$stage/workbook/tools/batch/"
@@ -79,12 +105,12 @@ chmod 755 "$stage/setup.sh" "$stage/run_autograder"
 } > "$stage/bundle.conf"
 [ -z "$COURSE" ] || cp "$COURSE" "$stage/course.conf"
 
-rm -f "$OUT/autograder.zip.tmp"
-(cd "$stage" && zip -q -r -X ../autograder.zip.tmp .)
-mv "$OUT/autograder.zip.tmp" "$OUT/autograder.zip"
+rm -f "$OUT/$zipname.tmp"
+(cd "$stage" && zip -q -r -X "../$zipname.tmp" .)
+mv "$OUT/$zipname.tmp" "$OUT/$zipname"
 rm -rf "$stage"
 settings=${COURSE:-none}
 arch=${BUNDLE_SM:+sm_$BUNDLE_SM}
-echo "Gradescope autograder: $OUT/autograder.zip (lab: ${LAB:-all};" \
+echo "Gradescope autograder: $OUT/$zipname (labs: ${LAB:-all};" \
      "course settings: $settings; GPU architecture: ${arch:-read when grading};" \
      "sandbox: $([ "$SANDBOX" = off ] && echo "OFF (UNSANDBOXED)" || echo required))"
