@@ -785,10 +785,11 @@ static void sec_print_kernel(const struct sec_group *g, const int *got,
 		yours += got[i];
 		rule += lab_sectors(&in[i]);
 	}
-	printf("  %s: %s sectors per request %.2f, the lab's rule %.2f "
-	       "(measure: make profile LAB=coalescing EX=%s)\n", g->kernel,
-	       g->step > 1 ? "the average of yours," : "yours,",
-	       (double)yours / g->step, (double)rule / g->step, g->ex);
+	printf("  %s: sectors per request %.2f by your answers, %.2f by "
+	       "the lab's rule (averaged over %d load%s, as ncu does; "
+	       "measure: make profile LAB=coalescing EX=%s)\n", g->kernel,
+	       (double)yours / g->step, (double)rule / g->step, g->step,
+	       g->step > 1 ? "s" : "", g->ex);
 }
 
 static void sectors_check(struct wb_ctx *c)
