@@ -340,7 +340,7 @@ static int lab_sectors(const struct warp_load *w)
 	int n = 0;
 
 	for (int t = 0; t < w->lanes; t++) {
-		long long a = w->addr + (long long)t * w->stride * w->elem_bytes;
+		long long a = w->addr + t * w->stride * w->elem_bytes;
 		long long ends[2] = { a / SECTOR_BYTES,
 				      (a + w->elem_bytes - 1) / SECTOR_BYTES };
 
@@ -389,9 +389,12 @@ static void sec_emit(struct sec_list *l, long long addr, long long stride,
 	l->w[l->n++] = w;
 }
 
-static int sec_min(long long a, long long b)
+/* A warp's load when `left` items remain from its lane 0 on: a full warp,
+ * or the partial last one. */
+static void sec_warp(struct sec_list *l, long long addr, long long stride,
+		     int elem_bytes, long long left)
 {
-	return (int)(a < b ? a : b);
+	sec_emit(l, addr, stride, elem_bytes, left < 32 ? (int)left : 32);
 }
 
 /*
@@ -399,28 +402,29 @@ static int sec_min(long long a, long long b)
  * their benchmark), so that each kernel's loads are asked about where the
  * grader runs it.
  */
-static const size_t sec_matvec[][2] = {
+static const long long sec_matvec[][2] = {
 	{ 16384, 8192 }, { 1, 1 }, { 1, 7 }, { 7, 1 }, { 31, 33 },
 	{ 33, 31 }, { 3, 4096 }, { 5, 4097 }, { 17, 4099 }, { 257, 1000 },
 	{ 1000, 3 }, { 65537, 5 }, { 2, 100003 }, { 4097, 64 },
 };
-static const size_t sec_mean[][3] = {
+static const long long sec_mean[][3] = {
 	{ 64, 1024, 1024 }, { 1, 1, 1 }, { 1, 31, 33 }, { 64, 1, 1 },
 	{ 3, 5, 7 }, { 7, 33, 31 }, { 5, 1000, 3 }, { 4, 3, 1000 },
 	{ 1000, 3, 5 }, { 2, 70001, 3 }, { 2, 1, 1000003 },
 	{ 13, 64, 4096 }, { 3, 1023, 1025 },
 };
-static const size_t sec_gray[] = {
+static const long long sec_gray[] = {
 	8192 * 8192, 1, 15, 16, 17, 3 * 5, 31 * 33, 479 * 643, 17 * 4099,
 	1080 * 1920, 1000003, 7 * 65537,
 };
 
 #define SEC_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The first, second and last warp of `items` lanes' worth of work. */
-static int sec_warps(size_t items, size_t first[3])
+/* The first item of the first, second and last warp over `items` (as
+ * many of them as differ). */
+static int sec_warps(long long items, long long first[3])
 {
-	size_t last = (items - 1) / 32 * 32;
+	long long last = (items - 1) / 32 * 32;
 	int n = 0;
 
 	first[n++] = 0;
@@ -438,19 +442,15 @@ static int sec_warps(size_t items, size_t first[3])
 static void sec_naive_matvec(struct sec_list *l)
 {
 	for (size_t s = 0; s < SEC_COUNT(sec_matvec); s++) {
-		size_t m = sec_matvec[s][0], n = sec_matvec[s][1], w0[3];
-		size_t js[4] = { 0, 1, n / 2, n - 1 };
-		int nw = sec_warps(m, w0);
+		long long m = sec_matvec[s][0], n = sec_matvec[s][1], r0[3];
+		long long js[4] = { 0, 1 < n ? 1 : 0, n / 2, n - 1 };
+		int nw = sec_warps(m, r0);
 
 		for (int w = 0; w < nw; w++) {
-			int lanes = sec_min(32, (long long)(m - w0[w]));
-
 			for (int q = 0; q < 4; q++) {
-				size_t j = js[q] < n ? js[q] : n - 1;
-
-				sec_emit(l, (long long)((w0[w] * n + j) * 4),
-					 (long long)n, 4, lanes);
-				sec_emit(l, (long long)(j * 4), 0, 4, lanes);
+				sec_warp(l, (r0[w] * n + js[q]) * 4, n, 4,
+					 m - r0[w]);
+				sec_warp(l, js[q] * 4, 0, 4, m - r0[w]);
 			}
 		}
 	}
@@ -464,22 +464,20 @@ static void sec_naive_matvec(struct sec_list *l)
 static void sec_warp_matvec(struct sec_list *l)
 {
 	for (size_t s = 0; s < SEC_COUNT(sec_matvec); s++) {
-		size_t m = sec_matvec[s][0], n = sec_matvec[s][1];
-		size_t rows[3] = { 0, m > 1 ? 1 : 0, m - 1 }, c0[3], q0[3];
-		int nc = sec_warps(n, c0), nq = sec_warps((n + 3) / 4, q0);
+		long long m = sec_matvec[s][0], n = sec_matvec[s][1];
+		long long rows[3] = { 0, m > 1 ? 1 : 0, m - 1 }, j0[3], q0[3];
+		int nj = sec_warps(n, j0), nq = sec_warps((n + 3) / 4, q0);
 
 		for (int r = 0; r < 3; r++) {
-			for (int c = 0; c < nc; c++) {
-				int lanes = sec_min(32, (long long)(n - c0[c]));
+			long long row = rows[r] * n * 4;
 
-				sec_emit(l, (long long)((rows[r] * n + c0[c]) * 4),
-					 1, 4, lanes);
-				sec_emit(l, (long long)(c0[c] * 4), 1, 4, lanes);
+			for (int j = 0; j < nj; j++) {
+				sec_warp(l, row + j0[j] * 4, 1, 4, n - j0[j]);
+				sec_warp(l, j0[j] * 4, 1, 4, n - j0[j]);
 			}
 			for (int q = 0; q < nq && n % 4 == 0; q++)
-				sec_emit(l, (long long)((rows[r] * n + 4 * q0[q]) *
-							4), 1, 16,
-					 sec_min(32, (long long)(n / 4 - q0[q])));
+				sec_warp(l, row + q0[q] * 16, 1, 16,
+					 n / 4 - q0[q]);
 		}
 	}
 }
@@ -488,20 +486,17 @@ static void sec_warp_matvec(struct sec_list *l)
 static void sec_naive_mean(struct sec_list *l)
 {
 	for (size_t s = 0; s < SEC_COUNT(sec_mean); s++) {
-		size_t k = sec_mean[s][0], ll = sec_mean[s][1];
-		size_t m = sec_mean[s][2], i0[3];
-		size_t ps[2] = { 0, k - 1 }, js[2] = { 0, m - 1 };
+		long long k = sec_mean[s][0], ll = sec_mean[s][1];
+		long long m = sec_mean[s][2], i0[3];
+		long long ps[2] = { 0, k - 1 }, js[2] = { 0, m - 1 };
 		int nw = sec_warps(ll, i0);
 
 		for (int w = 0; w < nw; w++)
 			for (int p = 0; p < 2; p++)
 				for (int j = 0; j < 2; j++)
-					sec_emit(l, (long long)(((ps[p] * ll +
-								   i0[w]) * m +
-								  js[j]) * 4),
-						 (long long)m, 4,
-						 sec_min(32, (long long)(ll -
-									  i0[w])));
+					sec_warp(l, ((ps[p] * ll + i0[w]) * m +
+						     js[j]) * 4, m, 4,
+						 ll - i0[w]);
 	}
 }
 
@@ -513,19 +508,20 @@ static void sec_naive_mean(struct sec_list *l)
 static void sec_flat_mean(struct sec_list *l)
 {
 	for (size_t s = 0; s < SEC_COUNT(sec_mean); s++) {
-		size_t k = sec_mean[s][0], lm = sec_mean[s][1] * sec_mean[s][2];
-		size_t ps[3] = { 0, k > 1 ? 1 : 0, k - 1 }, o0[3], q0[3];
+		long long k = sec_mean[s][0];
+		long long lm = sec_mean[s][1] * sec_mean[s][2];
+		long long ps[3] = { 0, k > 1 ? 1 : 0, k - 1 }, o0[3], q0[3];
 		int no = sec_warps(lm, o0), nq = sec_warps((lm + 3) / 4, q0);
 
 		for (int p = 0; p < 3; p++) {
+			long long slice = ps[p] * lm * 4;
+
 			for (int o = 0; o < no; o++)
-				sec_emit(l, (long long)((ps[p] * lm + o0[o]) * 4),
-					 1, 4,
-					 sec_min(32, (long long)(lm - o0[o])));
+				sec_warp(l, slice + o0[o] * 4, 1, 4,
+					 lm - o0[o]);
 			for (int q = 0; q < nq && lm % 4 == 0; q++)
-				sec_emit(l, (long long)((ps[p] * lm + 4 * q0[q]) *
-							4), 1, 16,
-					 sec_min(32, (long long)(lm / 4 - q0[q])));
+				sec_warp(l, slice + q0[q] * 16, 1, 16,
+					 lm / 4 - q0[q]);
 		}
 	}
 }
@@ -541,19 +537,13 @@ static void sec_gray_loads(struct sec_list *l)
 
 	for (size_t s = 0; s < SEC_COUNT(sec_gray); s++) {
 		for (int v = 0; v < 3; v++) {
-			size_t groups = sec_gray[s] / (size_t)widths[v], g0[3];
-			int ng;
+			long long groups = sec_gray[s] / widths[v], g0[3];
+			int ng = groups ? sec_warps(groups, g0) : 0;
 
-			if (groups == 0)
-				continue;
-			ng = sec_warps(groups, g0);
 			for (int g = 0; g < ng; g++)
 				for (int c = 0; c < 3; c++)
-					sec_emit(l, (long long)((3 * g0[g] + c) *
-								(size_t)widths[v]),
-						 3, widths[v],
-						 sec_min(32, (long long)(groups -
-									  g0[g])));
+					sec_warp(l, (3 * g0[g] + c) * widths[v],
+						 3, widths[v], groups - g0[g]);
 		}
 	}
 }
@@ -567,16 +557,19 @@ static void sec_fields(struct sec_list *l)
 	static const long long strides[] = { 1, 2, 3, 4, 5, 7, 8, 9, 16, 32,
 					     33, 64, 1000 };
 
-	for (size_t e = 0; e < SEC_COUNT(sec_widths); e++)
-		for (size_t s = 0; s < SEC_COUNT(strides); s++) {
-			long long fs[3] = { 0, strides[s] / 2, strides[s] - 1 };
+	for (size_t e = 0; e < SEC_COUNT(sec_widths); e++) {
+		int w = sec_widths[e];
 
-			for (int f = 0; f < 3; f++)
-				for (long long base = 0; base <= 7 * 128;
-				     base += 7 * 128)
-					sec_emit(l, base + fs[f] * sec_widths[e],
-						 strides[s], sec_widths[e], 32);
+		for (size_t s = 0; s < SEC_COUNT(strides); s++) {
+			long long st = strides[s];
+			long long fs[3] = { 0, st / 2, st - 1 };
+
+			for (int f = 0; f < 3; f++) {
+				sec_emit(l, fs[f] * w, st, w, 32);
+				sec_emit(l, 7 * 128 + fs[f] * w, st, w, 32);
+			}
 		}
+	}
 }
 
 /* Consecutive elements from every aligned start within 256 bytes (at most
@@ -613,17 +606,23 @@ static void sec_partial(struct sec_list *l)
  * its end). The lowest lane's address is 0, one element or seven up. */
 static void sec_reversed(struct sec_list *l)
 {
-	static const long long strides[] = { -1, -2, -3, -8, -33 }, ks[] = {
-		0, 1, 7 };
+	static const long long strides[] = { -1, -2, -3, -8, -33 };
+	static const long long ks[] = { 0, 1, 7 };
 	static const int lanes[] = { 32, 17, 1 }, widths[] = { 1, 4, 16 };
 
-	for (size_t s = 0; s < SEC_COUNT(strides); s++)
-		for (size_t e = 0; e < SEC_COUNT(widths); e++)
-			for (size_t n = 0; n < SEC_COUNT(lanes); n++)
+	for (size_t s = 0; s < SEC_COUNT(strides); s++) {
+		for (size_t e = 0; e < SEC_COUNT(widths); e++) {
+			for (size_t n = 0; n < SEC_COUNT(lanes); n++) {
+				/* lane lanes - 1 lowest, ks elements up */
+				long long low = (lanes[n] - 1) * -strides[s];
+
 				for (size_t k = 0; k < SEC_COUNT(ks); k++)
-					sec_emit(l, ((lanes[n] - 1) * -strides[s] +
-						     ks[k]) * widths[e],
-						 strides[s], widths[e], lanes[n]);
+					sec_emit(l, (low + ks[k]) * widths[e],
+						 strides[s], widths[e],
+						 lanes[n]);
+			}
+		}
+	}
 }
 
 /* Anything the contract allows, drawn from the run's seed. */

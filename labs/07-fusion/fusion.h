@@ -9,11 +9,11 @@
  * the four operations with device pointers (256-byte aligned, from
  * cudaMalloc) and waits for the device afterwards. Launch on the default
  * stream and choose grid, block and shared memory inside: everything
- * launched counts in the time. Matrices are row-major and contiguous: row r of a matrix
- * with `cols` columns starts at element r * cols, so rows are 16-byte
- * aligned only when cols % 4 == 0. Every array has fewer than 2^31
- * elements: no size the grader can check reaches 2^31 elements on the
- * GPUs students have; 32-bit element indices are enough.
+ * launched counts in the time. Matrices are row-major and contiguous:
+ * row r of a matrix with `cols` columns starts at element r * cols, so
+ * rows are 16-byte aligned only when cols % 4 == 0. Every array has fewer
+ * than 2^31 elements: no size the grader can check reaches 2^31 elements
+ * on the GPUs students have; 32-bit element indices are enough.
  */
 #ifndef FUSION_H
 #define FUSION_H

@@ -761,15 +761,15 @@ static void chain_random(struct chain *ch, struct wb_rng *rng)
 		struct chain_kernel *k = &ch->k[i];
 		int nin = (int)wb_rng_below(rng, KERNEL_MAX_ARGS + 1);
 		int nout = 1 + (int)wb_rng_below(rng, KERNEL_MAX_ARGS);
+		int in0 = (int)wb_rng_below(rng, (uint64_t)ch->nbufs);
+		int out0 = (int)wb_rng_below(rng, (uint64_t)ch->nbufs);
 
 		/* distinct buffers: a random start, then consecutive ones */
-		for (int a = 0, b0 = (int)wb_rng_below(rng, (uint64_t)ch->nbufs);
-		     a < nin && a < ch->nbufs; a++)
-			k->in[k->nin++] = (b0 + a) % ch->nbufs;
-		for (int a = 0, b0 = (int)wb_rng_below(rng, (uint64_t)ch->nbufs);
-		     a < nout && a < ch->nbufs; a++) {
-			k->out[k->nout++] = (b0 + a) % ch->nbufs;
-			written[(b0 + a) % ch->nbufs] = 1;
+		for (int a = 0; a < nin && a < ch->nbufs; a++)
+			k->in[k->nin++] = (in0 + a) % ch->nbufs;
+		for (int a = 0; a < nout && a < ch->nbufs; a++) {
+			k->out[k->nout++] = (out0 + a) % ch->nbufs;
+			written[(out0 + a) % ch->nbufs] = 1;
 		}
 	}
 	for (int b = 0; b < ch->nbufs; b++) {
