@@ -3,13 +3,15 @@
  * coalescing.h - the entry points of lab 03 (memory coalescing).
  *
  * Three memory-bound operations whose speed is decided by how the threads
- * of a warp walk memory. Each exercise file defines one of these host
- * functions; the grader calls it with device pointers (256-byte aligned,
- * from cudaMalloc) and waits for the device afterwards. Launch on the
- * default stream and choose grid, block and shared memory inside:
- * everything launched counts in the time. Arrays are row-major and
- * contiguous: row r of a matrix with `cols` columns starts at element
- * r * cols, so a float row is 16-byte aligned only when cols % 4 == 0.
+ * of a warp walk memory, and a prediction of what the profiler counts
+ * for such walks (sectors). Each exercise file defines one of these host
+ * functions. The grader calls the three operations with device pointers
+ * (256-byte aligned, from cudaMalloc) and waits for the device
+ * afterwards. Launch on the default stream and choose grid, block and
+ * shared memory inside: everything launched counts in the time. Arrays
+ * are row-major and contiguous: row r of a matrix with `cols` columns
+ * starts at element r * cols, so a float row is 16-byte aligned only when
+ * cols % 4 == 0.
  * Every array has fewer than 2^31 elements: no size the grader can check
  * reaches 2^31 elements on the GPUs students have; 32-bit element
  * indices are enough.
@@ -61,6 +63,35 @@ void mean_dim0(const float *in, float *out, size_t k, size_t l, size_t m);
  */
 void grayscale(const unsigned char *rgb, unsigned char *gray, size_t height,
 	       size_t width);
+
+/*
+ * One warp-wide global load, as the sectors exercise describes it (and
+ * as Nsight Compute counts it: one request). Lane t, 0 <= t < lanes,
+ * reads elem_bytes bytes at the byte address
+ *     addr + t * stride * elem_bytes
+ * elem_bytes is 1, 2, 4, 8 or 16; addr is a multiple of elem_bytes (a
+ * load of N bytes at an address that is not a multiple of N faults);
+ * stride, in elements, may be 0 (every lane the same address) or
+ * negative (lanes walk down); no lane's address is below 0. lanes is 1
+ * to 32: lanes lanes..31 are inactive (a partial warp, a guard).
+ * Addresses count from a 256-byte aligned base, as cudaMalloc's.
+ */
+struct warp_load {
+	long long addr;
+	long long stride;
+	int elem_bytes;
+	int lanes;
+};
+
+/* Memory moves in sectors of this many aligned bytes (4 to a line). */
+#define SECTOR_BYTES 32
+
+/*
+ * The sectors exercise: how many distinct 32-byte sectors one request of
+ * w touches, the figure behind Nsight Compute's sectors per request.
+ * Host code: no GPU, no CUDA call.
+ */
+int sectors_per_request(const struct warp_load *w);
 
 /* The naive references the grader times against (naive.cu). */
 void naive_matvec(const float *a, const float *x, float *y, size_t m,

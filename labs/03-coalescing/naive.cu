@@ -8,7 +8,8 @@
  * memory at each load:
  *
  *   matvec     a thread per row: the 32 lanes read 32 rows, n floats
- *              apart: 32 sectors per request, 4 useful bytes in each.
+ *              apart: 32 sectors per load of A, 4 useful bytes in each
+ *              (the load of x[j] is one address for all: 1 sector).
  *   mean_dim0  a thread per index i of dimension 1, looping over j and p:
  *              the lanes read m floats apart (32 sectors per request), and
  *              only l threads exist (1024 at the benchmark size).

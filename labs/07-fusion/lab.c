@@ -6,7 +6,9 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "fusion.h"
@@ -16,6 +18,7 @@
 #pragma weak bias_gelu
 #pragma weak add_rmsnorm
 #pragma weak softmax
+#pragma weak chain_traffic
 
 /* eps as in Llama-style models (and lab 06): too small to hide a bad mean. */
 #define AR_EPS 1e-6f
@@ -525,6 +528,460 @@ static void softmax_traffic(const struct wb_size *s, struct wb_traffic *t)
 	{ "17x4096", { 17, 4096 } }, { "5x4099", { 5, 4099 } },             \
 	{ "2x16384", { 2, 16384 } }
 
+/* ---- passes ---- */
+
+/*
+ * The lab's rule, as fusion.h states it. Eager: every kernel moves every
+ * buffer it lists, whole. Fused: one kernel that keeps intermediates in
+ * registers or shared memory reads a buffer only if the chain's first use
+ * of it is a read (its contents come from before the chain) and writes
+ * only the results, once each.
+ */
+static void lab_chain_traffic(const struct chain *ch, struct chain_bytes *eager,
+			      struct chain_bytes *fused)
+{
+	int seen[CHAIN_MAX_BUFS] = { 0 };
+
+	eager->read = eager->write = fused->read = fused->write = 0;
+	for (int i = 0; i < ch->nkernels; i++) {
+		const struct chain_kernel *k = &ch->k[i];
+
+		for (int a = 0; a < k->nin; a++) {
+			int b = k->in[a];
+
+			eager->read += 4 * ch->floats[b];
+			if (!seen[b])
+				fused->read += 4 * ch->floats[b];
+			seen[b] = 1;
+		}
+		for (int a = 0; a < k->nout; a++) {
+			eager->write += 4 * ch->floats[k->out[a]];
+			seen[k->out[a]] = 1;
+		}
+	}
+	for (int b = 0; b < ch->nbufs; b++)
+		if (ch->result[b])
+			fused->write += 4 * ch->floats[b];
+}
+
+/* The groups, by size index (n[0]). */
+enum {
+	PASS_GELU, PASS_BIAS_GELU, PASS_ADD_RMSNORM, PASS_SOFTMAX,
+	PASS_IN_PLACE, PASS_RANDOM,
+};
+
+/* The chains of one size: the lab's four at each of their shapes, the
+ * hand-made ones, or PASS_RANDOM_COUNT drawn from the seed. */
+#define PASS_MAX 1024
+#define PASS_RANDOM_COUNT 1000
+
+/* Appends kernel (in..., out...) to ch; -1 ends each list. */
+static void chain_kernel_add(struct chain *ch, const int *in, const int *out)
+{
+	struct chain_kernel *k = &ch->k[ch->nkernels++];
+
+	k->nin = k->nout = 0;
+	while (*in >= 0)
+		k->in[k->nin++] = *in++;
+	while (*out >= 0)
+		k->out[k->nout++] = *out++;
+}
+
+static int chain_buf(struct chain *ch, unsigned long long floats, int result)
+{
+	ch->floats[ch->nbufs] = floats;
+	ch->result[ch->nbufs] = result;
+	return ch->nbufs++;
+}
+
+#define K(ch, ins, outs)                                                  \
+	chain_kernel_add(ch, (const int[])ins, (const int[])outs)
+#define L(...) { __VA_ARGS__, -1 }
+#define NONE { -1 }
+
+/* naive_gelu's nine kernels over x into y, with its temporaries t and u. */
+static void chain_gelu_on(struct chain *ch, int x, unsigned long long n,
+			  int y)
+{
+	int t = chain_buf(ch, n, 0), u = chain_buf(ch, n, 0);
+
+	K(ch, L(x), L(t));        /* t = x * x */
+	K(ch, L(t, x), L(t));     /* t = t * x */
+	K(ch, L(t), L(t));        /* t = 0.044715 t */
+	K(ch, L(x, t), L(t));     /* t = x + t */
+	K(ch, L(t), L(t));        /* t = sqrt(2/pi) t */
+	K(ch, L(t), L(t));        /* t = tanh(t) */
+	K(ch, L(t), L(t));        /* t = 1 + t */
+	K(ch, L(x), L(u));        /* u = 0.5 x */
+	K(ch, L(u, t), L(y));     /* y = u * t */
+}
+
+/* The eager chains of naive.cu, buffer for buffer. */
+static void chain_of(int op, const struct wb_size *s, struct chain *ch)
+{
+	unsigned long long r = s->n[0], c = s->n[1];
+	int x, b, h, res, w, y, m, sums;
+
+	memset(ch, 0, sizeof(*ch));
+	switch (op) {
+	case PASS_GELU:
+		x = chain_buf(ch, r, 0);
+		y = chain_buf(ch, r, 1);
+		chain_gelu_on(ch, x, r, y);
+		break;
+	case PASS_BIAS_GELU:
+		x = chain_buf(ch, r * c, 0);
+		b = chain_buf(ch, c, 0);
+		h = chain_buf(ch, r * c, 0);
+		y = chain_buf(ch, r * c, 1);
+		K(ch, L(x, b), L(h));                 /* h = x + b */
+		chain_gelu_on(ch, h, r * c, y);
+		break;
+	case PASS_ADD_RMSNORM:
+		x = chain_buf(ch, r * c, 0);
+		res = chain_buf(ch, r * c, 1);
+		w = chain_buf(ch, c, 0);
+		y = chain_buf(ch, r * c, 1);
+		K(ch, L(res, x), L(res));             /* residual += x */
+		/* its second read of the row hits in L1/L2: one pass */
+		K(ch, L(res, w), L(y));               /* y = rmsnorm(h) w */
+		break;
+	default:
+		x = chain_buf(ch, r * c, 0);
+		m = chain_buf(ch, r, 0);
+		sums = chain_buf(ch, r, 0);
+		y = chain_buf(ch, r * c, 1);
+		K(ch, L(x), L(m));                    /* row maxima */
+		K(ch, L(x, m), L(y, sums));           /* exp, row sums */
+		K(ch, L(y, sums), L(y));              /* y /= sum */
+	}
+}
+
+/* The lab's own count of the fewest bytes, for the chain's check. */
+static void chain_task_bytes(int op, const struct wb_size *s,
+			     struct wb_traffic *t)
+{
+	memset(t, 0, sizeof(*t));
+	switch (op) {
+	case PASS_GELU: gelu_traffic(s, t); break;
+	case PASS_BIAS_GELU: bias_gelu_traffic(s, t); break;
+	case PASS_ADD_RMSNORM: add_rmsnorm_traffic(s, t); break;
+	default: softmax_traffic(s, t);
+	}
+}
+
+/* Each exercise's checked shapes, its benchmark first. */
+static const struct wb_size pass_gelu_shapes[] = {
+	{ "n=64M", { 64u << 20 } }, GELU_SIZES
+};
+static const struct wb_size pass_bias_shapes[] = {
+	{ "8192x8192", { 8192, 8192 } }, BIAS_GELU_SIZES
+};
+static const struct wb_size pass_add_shapes[] = {
+	{ "16384x4096", { 16384, 4096 } }, ADD_RMSNORM_SIZES
+};
+static const struct wb_size pass_softmax_shapes[] = {
+	{ "16384x4096", { 16384, 4096 } }, SOFTMAX_SIZES
+};
+
+#define PASS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+	const struct wb_size *shapes;
+	size_t count;
+	const char *ex;
+} pass_ops[] = {
+	[PASS_GELU] = { pass_gelu_shapes, PASS_COUNT(pass_gelu_shapes),
+			"gelu" },
+	[PASS_BIAS_GELU] = { pass_bias_shapes, PASS_COUNT(pass_bias_shapes),
+			     "bias_gelu" },
+	[PASS_ADD_RMSNORM] = { pass_add_shapes, PASS_COUNT(pass_add_shapes),
+			       "add_rmsnorm" },
+	[PASS_SOFTMAX] = { pass_softmax_shapes,
+			   PASS_COUNT(pass_softmax_shapes), "softmax" },
+};
+
+/*
+ * The cases the lab's four chains do not reach, one chain each: a result
+ * read again by a later kernel (fused: written once, never read back);
+ * an input updated in place first thing (read once, and written as a
+ * result); a buffer written twice; an input read by three kernels; an
+ * intermediate of another size than the rest; a buffer nobody uses; a
+ * kernel with nothing to read (a fill).
+ */
+#define HAND_MADE 7
+
+static int chain_hand_made(struct chain *ch)
+{
+	int a, b, t, y, z;
+
+	memset(ch, 0, HAND_MADE * sizeof(*ch));
+	a = chain_buf(&ch[0], 1000, 0);
+	y = chain_buf(&ch[0], 1000, 1);
+	K(&ch[0], L(a), L(y));
+	K(&ch[0], L(y), L(y));
+
+	a = chain_buf(&ch[1], 4096, 1);
+	b = chain_buf(&ch[1], 64, 0);
+	K(&ch[1], L(a, b), L(a));
+	K(&ch[1], L(a), L(a));
+
+	a = chain_buf(&ch[2], 33, 0);
+	y = chain_buf(&ch[2], 33, 1);
+	K(&ch[2], L(a), L(y));
+	K(&ch[2], L(a), L(y));
+
+	a = chain_buf(&ch[3], 1u << 20, 0);
+	y = chain_buf(&ch[3], 1, 1);
+	z = chain_buf(&ch[3], 1, 1);
+	t = chain_buf(&ch[3], 1, 0);
+	K(&ch[3], L(a), L(t));
+	K(&ch[3], L(a, t), L(y));
+	K(&ch[3], L(a, t), L(z));
+
+	a = chain_buf(&ch[4], 7, 0);
+	t = chain_buf(&ch[4], 7 * 5, 0);
+	y = chain_buf(&ch[4], 5, 1);
+	K(&ch[4], L(a), L(t));
+	K(&ch[4], L(t), L(y));
+
+	a = chain_buf(&ch[5], 100, 0);
+	chain_buf(&ch[5], 1u << 30, 0);
+	y = chain_buf(&ch[5], 100, 1);
+	K(&ch[5], L(a), L(y));
+
+	y = chain_buf(&ch[6], 12345, 1);
+	t = chain_buf(&ch[6], 12345, 0);
+	K(&ch[6], NONE, L(t));
+	K(&ch[6], L(t), L(y));
+	return HAND_MADE;
+}
+
+/* Any chain the contract allows: sizes from 1 float to 2^28, some
+ * shared, kernels with up to four distinct inputs and outputs. */
+static void chain_random(struct chain *ch, struct wb_rng *rng)
+{
+	int written[CHAIN_MAX_BUFS] = { 0 }, any = 0;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->nbufs = 1 + (int)wb_rng_below(rng, CHAIN_MAX_BUFS);
+	ch->nkernels = 1 + (int)wb_rng_below(rng, CHAIN_MAX_KERNELS);
+	for (int b = 0; b < ch->nbufs; b++)
+		ch->floats[b] = wb_rng_below(rng, 2) ?
+			1 + wb_rng_below(rng, 1000) :
+			1ull << wb_rng_below(rng, 29);
+	for (int i = 0; i < ch->nkernels; i++) {
+		struct chain_kernel *k = &ch->k[i];
+		int nin = (int)wb_rng_below(rng, KERNEL_MAX_ARGS + 1);
+		int nout = 1 + (int)wb_rng_below(rng, KERNEL_MAX_ARGS);
+		int in0 = (int)wb_rng_below(rng, (uint64_t)ch->nbufs);
+		int out0 = (int)wb_rng_below(rng, (uint64_t)ch->nbufs);
+
+		/* distinct buffers: a random start, then consecutive ones */
+		for (int a = 0; a < nin && a < ch->nbufs; a++)
+			k->in[k->nin++] = (in0 + a) % ch->nbufs;
+		for (int a = 0; a < nout && a < ch->nbufs; a++) {
+			k->out[k->nout++] = (out0 + a) % ch->nbufs;
+			written[(out0 + a) % ch->nbufs] = 1;
+		}
+	}
+	for (int b = 0; b < ch->nbufs; b++) {
+		ch->result[b] = written[b] && wb_rng_below(rng, 2);
+		any |= ch->result[b];
+	}
+	/* at least one result: the last kernel's first output */
+	if (!any)
+		ch->result[ch->k[ch->nkernels - 1].out[0]] = 1;
+}
+
+/* Every group fits: the largest is the random one. */
+_Static_assert(PASS_RANDOM_COUNT <= PASS_MAX && HAND_MADE <= PASS_MAX,
+	       "PASS_MAX holds every group");
+
+/* The wrong chains shown: each takes four lines. */
+#define SHOWN_CHAINS 3
+
+enum { PS_CHAINS, PS_BYTES };
+
+static int passes_setup(struct wb_ctx *c)
+{
+	static struct chain scratch[PASS_MAX];
+	int op = (int)c->size->n[0], n = 0;
+	struct chain *in;
+
+	if (op <= PASS_SOFTMAX) {
+		for (size_t s = 0; s < pass_ops[op].count; s++)
+			chain_of(op, &pass_ops[op].shapes[s], &scratch[n++]);
+	} else if (op == PASS_IN_PLACE) {
+		n = chain_hand_made(scratch);
+	} else {
+		for (n = 0; n < PASS_RANDOM_COUNT; n++)
+			chain_random(&scratch[n], &c->rng);
+	}
+	in = wb_input(c, "chains", (size_t)n * sizeof(*in));
+	memcpy(in, scratch, (size_t)n * sizeof(*in));
+	wb_output(c, "bytes", (size_t)n * 2 * sizeof(struct chain_bytes));
+	return 0;
+}
+
+static size_t pass_count(const struct wb_ctx *c)
+{
+	return c->buf[PS_CHAINS].bytes / sizeof(struct chain);
+}
+
+/* Your eager and fused bytes for every chain, copied to the output. Each
+ * call gets its own copy of the chain, and poisoned results. */
+static int passes_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	static struct chain_bytes got[2 * PASS_MAX];
+	const struct chain *in = c->buf[PS_CHAINS].host;
+	size_t n = pass_count(c);
+
+	if (impl != WB_STUDENT || !chain_traffic)
+		return WB_MISSING;
+	for (size_t i = 0; i < n; i++) {
+		struct chain ch = in[i];
+
+		memset(&got[2 * i], 0xff, 2 * sizeof(got[0]));
+		chain_traffic(&ch, &got[2 * i], &got[2 * i + 1]);
+	}
+	CUDA_CHECK(cudaMemcpy(wb_dev(c, PS_BYTES), got,
+			      n * 2 * sizeof(got[0]), cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/* A chain in one line: its buffers (number:floats), then each kernel as
+ * inputs>outputs, in launch order. */
+static void chain_describe(const struct chain *ch, char *s, size_t len)
+{
+	size_t at = 0;
+
+	at += (size_t)snprintf(s + at, len - at, "buffers");
+	for (int b = 0; b < ch->nbufs && at < len; b++)
+		at += (size_t)snprintf(s + at, len - at, " %d:%llu%s", b,
+				       ch->floats[b],
+				       ch->result[b] ? "(result)" : "");
+	for (int i = 0; i < ch->nkernels && at < len; i++) {
+		const struct chain_kernel *k = &ch->k[i];
+
+		at += (size_t)snprintf(s + at, len - at, "%s", i ? "; " :
+				       "; kernels ");
+		for (int a = 0; a < k->nin && at < len; a++)
+			at += (size_t)snprintf(s + at, len - at, "%s%d",
+					       a ? "," : "", k->in[a]);
+		for (int a = 0; a < k->nout && at < len; a++)
+			at += (size_t)snprintf(s + at, len - at, "%s%d",
+					       a ? "," : ">", k->out[a]);
+	}
+}
+
+/* Passes of the chain's largest buffer: 21 for gelu's eager chain. */
+static double chain_passes(const struct chain *ch, unsigned long long bytes)
+{
+	unsigned long long most = 0;
+
+	for (int b = 0; b < ch->nbufs; b++)
+		most = ch->floats[b] > most ? ch->floats[b] : most;
+	return (double)bytes / (4.0 * (double)most);
+}
+
+static void passes_print_bench(const struct wb_ctx *c,
+			       const struct chain_bytes *got)
+{
+	const struct chain *ch = c->buf[PS_CHAINS].host;
+	int op = (int)c->size->n[0];
+	struct chain_bytes e, f;
+
+	lab_chain_traffic(ch, &e, &f);
+	printf("  %s at %s, in passes over its largest buffer: eager yours "
+	       "%.2f + %.2f, the rule %.2f + %.2f (read + written); fused "
+	       "yours %.2f + %.2f, the rule %.2f + %.2f: at the same "
+	       "bandwidth the fused kernel can be %.2fx faster (measure: make "
+	       "profile LAB=fusion EX=%s WITH=naive,solution)\n",
+	       pass_ops[op].ex, pass_ops[op].shapes[0].label,
+	       chain_passes(ch, got[0].read), chain_passes(ch, got[0].write),
+	       chain_passes(ch, e.read), chain_passes(ch, e.write),
+	       chain_passes(ch, got[1].read), chain_passes(ch, got[1].write),
+	       chain_passes(ch, f.read), chain_passes(ch, f.write),
+	       (double)(e.read + e.write) / (double)(f.read + f.write),
+	       pass_ops[op].ex);
+}
+
+static void passes_check(struct wb_ctx *c)
+{
+	const struct chain *in = c->buf[PS_CHAINS].host;
+	const struct chain_bytes *got = c->buf[PS_BYTES].host;
+	int op = (int)c->size->n[0], shown = 0;
+	size_t n = pass_count(c), bad = 0;
+
+	/* The rule must give the lab's own byte count for its four chains:
+	 * if not, the lab is wrong, not you. */
+	for (size_t i = 0; op <= PASS_SOFTMAX && i < n; i++) {
+		struct chain_bytes e, f;
+		struct wb_traffic t;
+
+		lab_chain_traffic(&in[i], &e, &f);
+		chain_task_bytes(op, &pass_ops[op].shapes[i], &t);
+		if ((double)f.read != t.read || (double)f.write != t.write) {
+			wb_fail(c, "the lab's rule and %s's traffic() disagree "
+				   "at %s (a bug in labs/07-fusion/lab.c)",
+				pass_ops[op].ex, pass_ops[op].shapes[i].label);
+			return;
+		}
+	}
+	if (op <= PASS_SOFTMAX)
+		passes_print_bench(c, got);
+	for (size_t i = 0; i < n; i++) {
+		struct chain_bytes e, f;
+		char what[512];
+
+		lab_chain_traffic(&in[i], &e, &f);
+		if (got[2 * i].read == e.read && got[2 * i].write == e.write &&
+		    got[2 * i + 1].read == f.read &&
+		    got[2 * i + 1].write == f.write)
+			continue;
+		bad++;
+		if (shown == SHOWN_CHAINS)
+			continue;
+		chain_describe(&in[i], what, sizeof(what));
+		if (op <= PASS_SOFTMAX)
+			wb_fail(c, "chain %zu: naive.cu's %s at %s", i,
+				pass_ops[op].ex, pass_ops[op].shapes[i].label);
+		else
+			wb_fail(c, "chain %zu:", i);
+		wb_fail(c, "  %s", what);
+		if (got[2 * i].read != e.read || got[2 * i].write != e.write)
+			wb_fail(c, "  eager: you said %llu read, %llu written; "
+				   "expected %llu, %llu (every kernel moves "
+				   "every buffer it lists, whole)",
+				got[2 * i].read, got[2 * i].write, e.read,
+				e.write);
+		if (got[2 * i + 1].read != f.read ||
+		    got[2 * i + 1].write != f.write)
+			wb_fail(c, "  fused: you said %llu read, %llu written; "
+				   "expected %llu, %llu (read: buffers whose "
+				   "first use is a read, once; written: the "
+				   "results, once)", got[2 * i + 1].read,
+				got[2 * i + 1].write, f.read, f.write);
+		shown++;
+	}
+	if (bad)
+		wb_fail(c, "%zu of %zu chains wrong (4 bytes per float)", bad,
+			n);
+}
+
+/*
+ * passes sizes: one group of chains each, named by its label: the eager
+ * chains of naive.cu at each exercise's benchmark and checked shapes,
+ * then the cases those do not reach (hand-made), then 1000 chains drawn
+ * from the run's seed.
+ */
+#define PASSES_SIZES                                                       \
+	{ "gelu", { PASS_GELU } }, { "bias_gelu", { PASS_BIAS_GELU } },     \
+	{ "add_rmsnorm", { PASS_ADD_RMSNORM } },                            \
+	{ "softmax", { PASS_SOFTMAX } }, { "hand-made", { PASS_IN_PLACE } }, \
+	{ "random", { PASS_RANDOM } }
+
 static const struct wb_exercise exercises[] = {
 	{
 		.name = "gelu",
@@ -642,6 +1099,20 @@ static const struct wb_exercise exercises[] = {
 		.check = softmax_check,
 		.traffic = softmax_traffic,
 		.rules = { NO_LIBRARY_FUSION },
+	},
+	{
+		.name = "passes",
+		.title = "bytes an eager chain and its fusion move, predicted",
+		.kind = WB_CORRECTNESS,
+		.sizes = { PASSES_SIZES },
+		/* Two rules in a few lines of host code, as sectors in lab
+		 * 03: half an exercise. */
+		.points_correct = 50,
+		/* ~1,000 chains of host code; 60 s only stops hangs. */
+		.timeout_s = 60,
+		.setup = passes_setup,
+		.run = passes_run,
+		.check = passes_check,
 	},
 };
 

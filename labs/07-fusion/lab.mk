@@ -1,7 +1,8 @@
 # Lab 07: kernel fusion. Read by the top-level Makefile (see
 # labs/05-reduction/lab.mk for what each variable means).
-# No peers: the point is the naive's eager sequence versus one kernel.
-EXERCISES := gelu bias_gelu add_rmsnorm softmax
+# No peers: the point is the naive's eager sequence versus one kernel;
+# passes is host code that counts the bytes of both.
+EXERCISES := gelu bias_gelu add_rmsnorm softmax passes
 LAB_SRCS  := lab.c naive.cu
 PEER_SRCS :=
 LAB_LIBS  :=
