@@ -294,6 +294,9 @@ launch_settings = $(foreach v,$(LAUNCH_VARS),$(if $(call launch_given,$(v)),$(v)
 # grades are built.
 COURSE_LABS = $(GRADER) --labs labs --build $(BUILD) --course '$(COURSE)' \
               --check-course labs $(if $(LAB),--lab "$(LAB)")
+# course_runners(MAKEVARS): make runners, with COURSE= for its labs alone.
+course_runners = $(if $(COURSE),labs=$$($(COURSE_LABS)) || exit 2; \
+  $(MAKE) --no-print-directory runners $(1) LAB="$$(echo $$labs)",$(MAKE) --no-print-directory runners $(1))
 ifeq ($(strip $(LAUNCH)),)
 grade: tools
 	@if ! $(DEVINFO) --check; then \
@@ -302,8 +305,7 @@ grade: tools
 		echo "Nothing was graded: make grade needs a GPU (or LAUNCH=, see make help)."; \
 		exit 2; \
 	fi
-	@$(if $(COURSE),labs=$$($(COURSE_LABS)) || exit 2; \
-	  $(MAKE) --no-print-directory runners LAB="$$(echo $$labs)",$(MAKE) --no-print-directory runners)
+	@$(call course_runners)
 	@$(GRADER) $(GRADE_ARGS) --json $(JSON) --tsv $(TSV) --classroom $(CLASSROOM) --junit $(JUNIT) \
 		--report-data $(REPORT_DATA) --html $(HTML)
 else
@@ -354,8 +356,7 @@ docs: tools
 # registers, shared memory and spills; no points, tiers or seed.
 .PHONY: check
 check: tools
-	@$(if $(COURSE),labs=$$($(COURSE_LABS)) || exit 2; \
-	  $(MAKE) --no-print-directory runners LAB="$$(echo $$labs)",$(MAKE) --no-print-directory runners)
+	@$(call course_runners)
 	@$(GRADER) --labs labs --build $(T) --source "$(SRC)" --mode build-only \
 		$(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX)) $(if $(COURSE),--course $(COURSE))
 
@@ -456,8 +457,7 @@ $(BATCH): $(BUILD)/host/tools/batch/main.o $(BUILD)/host/tools/batch/setup.o \
 batch-prepare: tools $(if $(wildcard tools/batch/main.c),$(BATCH))
 	@test -f tools/batch/main.c || { echo "make batch is an instructor tool: it is not in the student handout"; exit 2; }
 	@test -n "$(SUBMISSIONS)" || { echo "give SUBMISSIONS=<a folder of submissions> (docs/batch-grading.md)"; exit 2; }
-	@$(if $(COURSE),labs=$$($(COURSE_LABS)) || exit 2; \
-	  $(MAKE) --no-print-directory runners SRC=labs LAB="$$(echo $$labs)",$(MAKE) --no-print-directory runners SRC=labs)
+	@$(call course_runners,SRC=labs)
 
 # make exits 2 whenever a command fails: an interrupted batch (status 130)
 # interrupts make itself instead, so that make batch ends with 130 too.

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 #include "buffers.h"
@@ -80,14 +79,6 @@ struct rounds {
 	double t0;
 	double verify_s;  /* in checks of timed outputs (phases) */
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* ---- the work of one sample ---- */
 
@@ -368,7 +359,7 @@ static int should_stop(const struct rounds *r, size_t round)
 		for (int i = 0; i < S_COUNT; i++)
 			if (r->s[i].on)
 				err[n++] = rel_err(&r->s[i], r->kept);
-	return wb_should_stop(&rule, r->kept, now_s() - r->t0, err, n);
+	return wb_should_stop(&rule, r->kept, wb_phase_now() - r->t0, err, n);
 }
 
 /* ---- checks of timed outputs ---- */
@@ -564,14 +555,15 @@ enum wb_verdict wb_bench_shape(struct wb_ctx *c, uint64_t seed,
 	memset(st, 0, sizeof(*st));
 	wb_fresh_start(c, seed);
 	rounds_init(&r, c, seed, kind, d);
-	w0 = now_s();
-	for (int w = 0; w < WB_WARMUP_ROUNDS || now_s() - w0 < WB_WARMUP_MS / 1e3;
+	w0 = wb_phase_now();
+	for (int w = 0;
+	     w < WB_WARMUP_ROUNDS || wb_phase_now() - w0 < WB_WARMUP_MS / 1e3;
 	     w++)
 		one_round(&r, (size_t)w, 1);
 	probe_pick(&r, &r.s[S_READ]);
 	probe_pick(&r, &r.s[S_WRITE]);
 	wb_phase("warmup", 0);
-	r.t0 = now_s();
+	r.t0 = wb_phase_now();
 	for (round = 0;; round++) {
 		got = one_round(&r, round, 0);
 		if (got < 0) {

@@ -46,8 +46,9 @@ void wb_result_end(void);
  * phase line reports. Sets the mark to now.
  */
 void wb_phase(const char *name, double minus);
-/* The clock wb_phase() reads, in seconds; wb_phase_begin() sets the first
- * mark (at the start of main()). */
+/* The monotonic clock in seconds, which wb_phase() reads (and the rounds
+ * are timed by: bench.c); wb_phase_begin() sets the first mark (at the
+ * start of main()). */
 double wb_phase_now(void);
 void wb_phase_begin(void);
 

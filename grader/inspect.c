@@ -58,7 +58,7 @@ void g_objinfo_free(struct g_objinfo *oi)
 }
 
 int g_inspect_runner(const char *runner, const struct g_spec *s,
-		     struct g_result *r)
+		     struct g_result *r, int build_only)
 {
 	struct g_objinfo oi;
 	int rejected;
@@ -73,6 +73,8 @@ int g_inspect_runner(const char *runner, const struct g_spec *s,
 	else if (!oi.hostsys && !rejected)
 		g_detail(r, "system calls: not checked (no %s.hostsys: objdump "
 			    "failed, see %s.inspect.log)", runner, runner);
+	if (build_only && !rejected)
+		g_build_only(&oi, r);
 	g_audit(&oi, r->audit, sizeof(r->audit));
 	g_objinfo_free(&oi);
 	return rejected ? -1 : 0;

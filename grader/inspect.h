@@ -62,8 +62,8 @@ void g_objinfo_free(struct g_objinfo *oi);
 int g_is_skeleton(const struct g_objinfo *oi, char *fn, size_t n);
 void g_resources_details(const struct g_objinfo *oi, struct g_result *r);
 /* Build-only mode's verdict for a runner that built and was not rejected:
- * SKELETON or BUILT, with the kernels' details. */
-void g_build_only(const char *runner, struct g_result *r);
+ * SKELETON or BUILT, with the kernels' details (g_inspect_runner()). */
+void g_build_only(const struct g_objinfo *oi, struct g_result *r);
 
 /*
  * The symbol checks: 0 when the file may run, -1 with the reasons added to
@@ -96,10 +96,11 @@ void g_audit(const struct g_objinfo *oi, char *buf, size_t n);
 /*
  * Both checks on a built runner, before it runs: -1 when it is REJECTED
  * (verdict and reasons in r), else 0 with r->technique and its line set;
- * r->audit is filled either way.
+ * r->audit is filled either way. build_only: a runner that is not
+ * rejected also gets build-only mode's verdict (g_build_only()).
  */
 int g_inspect_runner(const char *runner, const struct g_spec *s,
-		     struct g_result *r);
+		     struct g_result *r, int build_only);
 
 /* After g_score(): a failed rule withholds the performance points. */
 void g_technique_apply(const struct g_spec *s, struct g_result *r);

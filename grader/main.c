@@ -584,10 +584,11 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 			g_detail(r, "%s was not built (grade through make)", runner);
 		}
 	} else if (o->mode != G_BENCH &&
-		   g_inspect_runner(runner, &row->spec, r) < 0) {
+		   g_inspect_runner(runner, &row->spec, r,
+				    o->mode == G_BUILD_ONLY) < 0) {
 		/* REJECTED (inspect.h): the file is never run. */
 	} else if (o->mode == G_BUILD_ONLY) {
-		g_build_only(runner, r);
+		/* SKELETON or BUILT: g_inspect_runner() decided it. */
 	} else if (need_ref && reference_run(o->build_dir, o->reference_dir,
 					      o->seed, dev, row)) {
 		r->verdict = WB_V_ERROR;

@@ -107,13 +107,11 @@ void g_resources_details(const struct g_objinfo *oi, struct g_result *r)
 	}
 }
 
-void g_build_only(const char *runner, struct g_result *r)
+void g_build_only(const struct g_objinfo *oi, struct g_result *r)
 {
-	struct g_objinfo oi;
 	char fn[128];
 
-	g_objinfo_load(runner, &oi);
-	if (g_is_skeleton(&oi, fn, sizeof(fn))) {
+	if (g_is_skeleton(oi, fn, sizeof(fn))) {
 		r->verdict = WB_V_SKELETON;
 		g_detail(r, "still the skeleton: %s%s calls WB_TODO, so it is NOT "
 			    "IMPLEMENTED when run (delete that line once your "
@@ -122,6 +120,5 @@ void g_build_only(const char *runner, struct g_result *r)
 	} else {
 		r->verdict = WB_V_BUILT;
 	}
-	g_resources_details(&oi, r);
-	g_objinfo_free(&oi);
+	g_resources_details(oi, r);
 }

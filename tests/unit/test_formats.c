@@ -19,6 +19,7 @@
 #include "record.h"
 #include "report.h"
 #include "score.h"
+#include "spec_fixture.h"
 
 #include <jansson.h>
 
@@ -36,29 +37,6 @@ struct fixture {
 	struct g_row rows[NROWS];
 	struct g_run run;
 };
-
-static struct g_spec spec(const char *lab, const char *name, int speed)
-{
-	struct g_spec s;
-
-	memset(&s, 0, sizeof(s));
-	snprintf(s.lab, sizeof(s.lab), "%s", lab);
-	snprintf(s.name, sizeof(s.name), "%s", name);
-	snprintf(s.bench, sizeof(s.bench), "%s", speed ? "n=64M" : "-");
-	s.speed = speed;
-	s.points_correct = speed ? 40 : 100;
-	s.points_speed = speed ? 60 : 0;
-	s.timeout_s = 60;
-	if (speed) {
-		/* A course's fixed speedups: the figures need no ideal. */
-		s.tiers[0] = (struct g_tier){ 2, 20 };
-		s.tiers[1] = (struct g_tier){ 4, 40 };
-		s.tiers[2] = (struct g_tier){ 6, 60 };
-		s.ntiers = 3;
-		s.tier_unit = G_TIERS_SPEEDUP;
-	}
-	return s;
-}
 
 static void set_time(struct g_timing *t, double us)
 {
@@ -79,22 +57,22 @@ static int setup(void **state)
 	if (!fx || !(fx->dir = unit_tmpdir()))
 		return -1;
 	w = fx->rows;
-	w[0].spec = spec("05-reduction", "sum", 1);
+	w[0].spec = unit_spec("05-reduction", "sum", 1);
 	w[0].res.verdict = WB_V_PASS;
 	set_time(&w[0].res.t[G_NAIVE], 500);
 	set_time(&w[0].res.t[G_STUDENT], 100);
 	w[0].res.bytes = 256e6;
 	w[0].res.wall_s = 2.5;
-	w[1].spec = spec("05-reduction", "argmax", 1);
+	w[1].spec = unit_spec("05-reduction", "argmax", 1);
 	w[1].res.verdict = WB_V_WRONG;
 	g_detail(&w[1].res, "%s", nasty);
 	w[1].res.wall_s = 1.25;
-	w[2].spec = spec("07-fusion", "gelu", 1);
+	w[2].spec = unit_spec("07-fusion", "gelu", 1);
 	w[2].res.verdict = WB_V_COMPILE_ERROR;
 	g_detail(&w[2].res, "  gelu.cu(3): error: expected a \";\"");
-	w[3].spec = spec("07-fusion", "softmax", 0);
+	w[3].spec = unit_spec("07-fusion", "softmax", 0);
 	w[3].res.verdict = WB_V_NOT_IMPLEMENTED;
-	w[4].spec = spec("07-fusion", "add_rmsnorm", 1);
+	w[4].spec = unit_spec("07-fusion", "add_rmsnorm", 1);
 	w[4].res.verdict = WB_V_ERROR;
 	g_detail(&w[4].res, "the lab's table is inconsistent");
 	for (int i = 0; i < NROWS; i++)

@@ -810,7 +810,7 @@ static void inspect_runner_reads_the_files(void **state)
 		free(text);
 	}
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(g_inspect_runner(runner, &s, &r), 0);
+	assert_int_equal(g_inspect_runner(runner, &s, &r, 0), 0);
 	assert_string_equal(r.audit, "inline-ptx,streams,graphs,events,"
 				     "cooperative,host-alloc,device-malloc,"
 				     "func-attr,printf");
@@ -819,7 +819,7 @@ static void inspect_runner_reads_the_files(void **state)
 	snprintf(path, sizeof(path), "%s.hostsys", runner);
 	remove(path);
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(g_inspect_runner(runner, &s, &r), 0);
+	assert_int_equal(g_inspect_runner(runner, &s, &r, 0), 0);
 	assert_contains(joined(&r), "system calls: not checked");
 	unit_rmdir(dir);
 }

@@ -21,6 +21,7 @@
 #include "report.h"
 #include "runfile.h"
 #include "score.h"
+#include "spec_fixture.h"
 
 #define NROWS 4
 
@@ -43,27 +44,13 @@ static void set_time(struct g_timing *t, double us)
 				.q3_us = us * 1.01, .samples = 31 };
 }
 
+/* spec_fixture.h's, with a title and where its tiers come from. */
 static struct g_spec spec(const char *lab, const char *name, int speed)
 {
-	struct g_spec s;
+	struct g_spec s = unit_spec(lab, name, speed);
 
-	memset(&s, 0, sizeof(s));
-	snprintf(s.lab, sizeof(s.lab), "%s", lab);
-	snprintf(s.name, sizeof(s.name), "%s", name);
 	snprintf(s.title, sizeof(s.title), "the %s exercise", name);
-	snprintf(s.bench, sizeof(s.bench), "%s", speed ? "n=64M" : "-");
 	snprintf(s.tiers_from, sizeof(s.tiers_from), "lab");
-	s.speed = speed;
-	s.points_correct = speed ? 40 : 100;
-	s.points_speed = speed ? 60 : 0;
-	s.timeout_s = 60;
-	if (speed) {
-		s.tiers[0] = (struct g_tier){ 2, 20 };
-		s.tiers[1] = (struct g_tier){ 4, 40 };
-		s.tiers[2] = (struct g_tier){ 6, 60 };
-		s.ntiers = 3;
-		s.tier_unit = G_TIERS_SPEEDUP;
-	}
 	return s;
 }
 
