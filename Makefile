@@ -358,7 +358,7 @@ docs: tools
 check: tools
 	@$(call course_runners)
 	@$(GRADER) --labs labs --build $(T) --source "$(SRC)" --mode build-only \
-		$(if $(LAB),--lab $(LAB)) $(if $(EX),--ex $(EX)) $(if $(COURSE),--course $(COURSE))
+		$(if $(LAB),--lab "$(LAB)") $(if $(EX),--ex $(EX)) $(if $(COURSE),--course $(COURSE))
 
 # Every skeleton and every solution must build, GPU or not.
 # (A student handout has no solutions/: its skeletons are built alone.)
