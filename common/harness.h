@@ -298,4 +298,27 @@ void wb_check_chunks(struct wb_ctx *c, size_t nchunks, size_t scratch,
 void wb_chunk_f32(struct wb_chunks *p, const char *what, const float *got,
 		  const double *want, size_t n, double atol, double rtol);
 
+/*
+ * For setup() and check() work that is not a float comparison (an exact
+ * compare, a sum, a sort, inputs made stretch by stretch): fn(k, arg) for
+ * every k in [0, n), on up to WB_CHECK_THREADS threads and in no set
+ * order. Each fn(k) must write only what belongs to k (its slot of an
+ * array of partial results, its stretch of a buffer), so that the result
+ * does not depend on the threads: combine the slots in order afterwards.
+ */
+typedef void wb_task_fn(size_t k, void *arg);
+void wb_parallel_for(size_t n, wb_task_fn *fn, void *arg);
+
+/*
+ * For setup(): large inputs made on several threads. Up to
+ * WB_FILL_STRETCH floats (bytes) come from c->rng in order, as
+ * wb_rng_fill_uniform() gives them; beyond, one draw from c->rng seeds a
+ * generator per stretch of WB_FILL_STRETCH, so the contents depend on the
+ * seed alone, never on the threads. wb_fill_bits(): uniform random bytes,
+ * eight from each draw.
+ */
+void wb_fill_uniform(struct wb_ctx *c, float *x, size_t n, double lo,
+		     double hi);
+void wb_fill_bits(struct wb_ctx *c, void *x, size_t bytes);
+
 #endif /* WB_HARNESS_H */

@@ -87,6 +87,12 @@
  * inputs' comparison, one thread each, are most of what is left. */
 #define WB_CHECK_THREADS 8
 
+/* Inputs larger than this (floats, or bytes) are made in stretches of it,
+ * each from its own generator, on threads (wb_fill_uniform): making a
+ * 1 GiB input one draw at a time took about a second. A power of two, so
+ * that stretches stay aligned to any element size. */
+#define WB_FILL_STRETCH ((size_t)1 << 20)
+
 /* Traffic below this many bytes (the 4-byte result of a sum) is not
  * probed: its time is within the noise of the rest. */
 #define WB_PROBE_MIN_BYTES (1u << 20)

@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -145,23 +146,36 @@ static void *chunk_worker(void *arg)
 	return NULL;
 }
 
+/* How many threads share work of n items: the CPUs, at most
+ * WB_CHECK_THREADS, at most n, at least one. */
+static int threads_for(size_t n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int t = cpus < 1 ? 1 : cpus > WB_CHECK_THREADS ? WB_CHECK_THREADS :
+						       (int)cpus;
+
+	return (size_t)t > n ? (int)(n ? n : 1) : t;
+}
+
+/* worker(arg) on nthreads threads, this one among them; fewer when a
+ * thread cannot start (the workers share one queue, so none is lost). */
+static void run_threads(int nthreads, void *(*worker)(void *), void *arg)
+{
+	pthread_t t[WB_CHECK_THREADS];
+	int started = 0;
+
+	while (started < nthreads - 1 &&
+	       !pthread_create(&t[started], NULL, worker, arg))
+		started++;
+	worker(arg);
+	for (int i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+}
+
 /* Every chunk on up to WB_CHECK_THREADS threads; 0 when all passed. */
 static int chunks_parallel(struct chunk_job *j)
 {
-	pthread_t t[WB_CHECK_THREADS];
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int n = cpus < 1 ? 1 : cpus > WB_CHECK_THREADS ? WB_CHECK_THREADS :
-							 (int)cpus;
-	int started = 0;
-
-	if ((size_t)n > j->nchunks)
-		n = (int)j->nchunks;
-	while (started < n - 1 &&
-	       !pthread_create(&t[started], NULL, chunk_worker, j))
-		started++;
-	chunk_worker(j); /* this thread too */
-	for (int i = 0; i < started; i++)
-		pthread_join(t[i], NULL);
+	run_threads(threads_for(j->nchunks), chunk_worker, j);
 	return atomic_load(&j->no_memory) ||
 	       atomic_load(&j->first_bad) < j->nchunks;
 }
@@ -208,4 +222,110 @@ void wb_check_chunks(struct wb_ctx *c, size_t nchunks, size_t scratch,
 	/* What wb_check_f32() would have counted, chunk after chunk. */
 	wb_diag_cmp_ok_n(&wb_diag, atomic_load(&j.values),
 			 atomic_load(&j.calls));
+}
+
+/* ---- any independent work on several threads (wb_parallel_for) ---- */
+
+struct par_job {
+	wb_task_fn *fn;
+	void *arg;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void *par_worker(void *arg)
+{
+	struct par_job *j = arg;
+	size_t k;
+
+	while ((k = atomic_fetch_add(&j->next, 1)) < j->n)
+		j->fn(k, j->arg);
+	return NULL;
+}
+
+void wb_parallel_for(size_t n, wb_task_fn *fn, void *arg)
+{
+	struct par_job j = { .fn = fn, .arg = arg, .n = n };
+
+	atomic_init(&j.next, 0);
+	run_threads(threads_for(n), par_worker, &j);
+}
+
+/* ---- inputs made on several threads (wb_fill_uniform, wb_fill_bits) ---- */
+
+struct fill_job {
+	uint64_t base;     /* stretch k draws from a generator seeded base + k */
+	size_t n;          /* floats, or bytes */
+	float *x;          /* wb_fill_uniform */
+	double lo, hi;
+	unsigned char *b;  /* wb_fill_bits */
+};
+
+static size_t stretch_len(size_t n, size_t k)
+{
+	size_t at = k * WB_FILL_STRETCH;
+
+	return n - at < WB_FILL_STRETCH ? n - at : WB_FILL_STRETCH;
+}
+
+static void fill_uniform_stretch(size_t k, void *arg)
+{
+	struct fill_job *j = arg;
+	struct wb_rng r;
+
+	wb_rng_seed(&r, j->base + k);
+	wb_rng_fill_uniform(&r, j->x + k * WB_FILL_STRETCH,
+			    stretch_len(j->n, k), j->lo, j->hi);
+}
+
+void wb_fill_uniform(struct wb_ctx *c, float *x, size_t n, double lo,
+		     double hi)
+{
+	struct fill_job j = { .n = n, .x = x, .lo = lo, .hi = hi };
+
+	if (n <= WB_FILL_STRETCH) {
+		wb_rng_fill_uniform(&c->rng, x, n, lo, hi);
+		return;
+	}
+	j.base = wb_rng_u64(&c->rng);
+	wb_parallel_for((n + WB_FILL_STRETCH - 1) / WB_FILL_STRETCH,
+			fill_uniform_stretch, &j);
+}
+
+/* Eight bytes from each draw; a short last draw gives its low bytes. */
+static void fill_bits_from(struct wb_rng *r, unsigned char *b, size_t n)
+{
+	size_t i = 0;
+	uint64_t v;
+
+	for (; i + 8 <= n; i += 8) {
+		v = wb_rng_u64(r);
+		memcpy(b + i, &v, 8);
+	}
+	if (i < n) {
+		v = wb_rng_u64(r);
+		memcpy(b + i, &v, n - i);
+	}
+}
+
+static void fill_bits_stretch(size_t k, void *arg)
+{
+	struct fill_job *j = arg;
+	struct wb_rng r;
+
+	wb_rng_seed(&r, j->base + k);
+	fill_bits_from(&r, j->b + k * WB_FILL_STRETCH, stretch_len(j->n, k));
+}
+
+void wb_fill_bits(struct wb_ctx *c, void *x, size_t bytes)
+{
+	struct fill_job j = { .n = bytes, .b = x };
+
+	if (bytes <= WB_FILL_STRETCH) {
+		fill_bits_from(&c->rng, x, bytes);
+		return;
+	}
+	j.base = wb_rng_u64(&c->rng);
+	wb_parallel_for((bytes + WB_FILL_STRETCH - 1) / WB_FILL_STRETCH,
+			fill_bits_stretch, &j);
 }

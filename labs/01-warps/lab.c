@@ -11,6 +11,7 @@
  * runtime itself, asked about real kernels (occ_kernels.cu).
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "harness.h"
 #include "warps.h"
@@ -67,10 +68,61 @@ static void u32_report(struct wb_ctx *c, const struct u32_cmp *m,
 			why ? why(m->index[k]) : "");
 }
 
-static void fill_u32(struct wb_ctx *c, unsigned int *x, size_t n)
+/* Add a later stretch's comparison to an earlier one's: in order, the
+ * first mismatches shown are the ones a single pass would show. */
+static void u32_merge(struct u32_cmp *into, const struct u32_cmp *from)
 {
-	for (size_t i = 0; i < n; i++)
-		x[i] = (unsigned int)wb_rng_u64(&c->rng);
+	for (int k = 0; k < from->shown && into->shown < SHOW_MAX; k++) {
+		into->index[into->shown] = from->index[k];
+		into->got[into->shown] = from->got[k];
+		into->want[into->shown] = from->want[k];
+		into->shown++;
+	}
+	into->bad += from->bad;
+	into->unwritten += from->unwritten;
+}
+
+/*
+ * The exact checks run stretch by stretch on several threads
+ * (wb_parallel_for), each stretch into its own u32_cmp, merged in order.
+ * A multiple of 4, as the CPU references take four elements at a time.
+ */
+#define U32_STRETCH ((size_t)1 << 18)
+
+/* What a stretch-by-stretch check shares with its threads. */
+struct u32_job {
+	const unsigned int *in, *out;
+	const unsigned char *cnt;   /* trip_count */
+	size_t n;
+	struct u32_cmp *part;       /* one per stretch */
+};
+
+/* Run fn on every stretch of j->n elements, then merge into *m; 0, or -1
+ * (the size failed) when the host has no memory for the parts. */
+static int u32_stretches(struct wb_ctx *c, struct u32_job *j, wb_task_fn *fn,
+			 struct u32_cmp *m)
+{
+	size_t parts = wb_ceil_div(j->n, U32_STRETCH);
+
+	j->part = calloc(parts ? parts : 1, sizeof(*j->part));
+	if (!j->part) {
+		wb_fail(c, "the grader ran out of host memory for its "
+			   "reference");
+		return -1;
+	}
+	wb_parallel_for(parts, fn, j);
+	for (size_t k = 0; k < parts; k++)
+		u32_merge(m, &j->part[k]);
+	free(j->part);
+	return 0;
+}
+
+/* Stretch k of a u32_job: [*lo, *hi). */
+static void u32_bounds(const struct u32_job *j, size_t k, size_t *lo,
+		       size_t *hi)
+{
+	*lo = k * U32_STRETCH;
+	*hi = j->n - *lo < U32_STRETCH ? j->n : *lo + U32_STRETCH;
 }
 
 /* ---- thread_map ---- */
@@ -240,8 +292,8 @@ static int branch_setup(struct wb_ctx *c)
 
 	/* Any 32-bit value: the chains mix every bit, so an element given
 	 * the other branch, or taken from a neighbour, cannot match. */
-	fill_u32(c, wb_input_as(c, "in", n * sizeof(unsigned int),
-				 WB_FRESH_BITS), n);
+	wb_fill_bits(c, wb_input_as(c, "in", n * sizeof(unsigned int),
+				    WB_FRESH_BITS), n * sizeof(unsigned int));
 	wb_output(c, "out", n * sizeof(unsigned int));
 	return 0;
 }
@@ -288,21 +340,32 @@ static const char *branch_why(size_t i)
 	return i % 2 ? " (odd: branch_b)" : " (even: branch_a)";
 }
 
-static void branch_check(struct wb_ctx *c)
+static void branch_stretch(size_t s, void *arg)
 {
-	const unsigned int *in = c->buf[BR_IN].host, *out = c->buf[BR_OUT].host;
-	size_t n = c->size->n[0];
-	struct u32_cmp m = { 0 };
+	struct u32_job *j = arg;
+	size_t lo, hi;
 
-	for (size_t i = 0; i < n; i += 4) {
-		size_t len = n - i < 4 ? n - i : 4;
+	u32_bounds(j, s, &lo, &hi);
+	for (size_t i = lo; i < hi; i += 4) {
+		size_t len = hi - i < 4 ? hi - i : 4;
 		unsigned int want[4];
 
-		cpu_branch4(in + i, len, want);
+		cpu_branch4(j->in + i, len, want);
 		for (size_t k = 0; k < len; k++)
-			u32_note(&m, i + k, out[i + k], want[k]);
+			u32_note(&j->part[s], i + k, j->out[i + k], want[k]);
 	}
-	u32_report(c, &m, "out", n, branch_why);
+}
+
+static void branch_check(struct wb_ctx *c)
+{
+	struct u32_job j = {
+		.in = c->buf[BR_IN].host, .out = c->buf[BR_OUT].host,
+		.n = c->size->n[0],
+	};
+	struct u32_cmp m = { 0 };
+
+	if (!u32_stretches(c, &j, branch_stretch, &m))
+		u32_report(c, &m, "out", j.n, branch_why);
 }
 
 /* in read, out written: 4 bytes each per element. */
@@ -346,8 +409,8 @@ static int trip_count_setup(struct wb_ctx *c)
 	int kind = (int)c->size->n[1];
 	unsigned char *cnt;
 
-	fill_u32(c, wb_input_as(c, "in", n * sizeof(unsigned int),
-				 WB_FRESH_BITS), n);
+	wb_fill_bits(c, wb_input_as(c, "in", n * sizeof(unsigned int),
+				    WB_FRESH_BITS), n * sizeof(unsigned int));
 	/* Skewed: 7 in 8 light (0 to 8 rounds), the rest heavy (64 to 80),
 	 * each element independently, so nearly every warp of 32 holds a
 	 * heavy one. Zero counts (out = in) come with the light ones. */
@@ -430,27 +493,41 @@ static void trip_flush(struct trip_batch *b, const unsigned int *out,
 	b->m = 0;
 }
 
-static void trip_count_check(struct wb_ctx *c)
+/* One stretch: its light and heavy elements batched apart, as in one
+ * pass (a mismatch is noted when its batch is done, near index order). */
+static void trip_stretch(size_t s, void *arg)
 {
-	const unsigned int *in = c->buf[TC_IN].host, *out = c->buf[TC_OUT].host;
-	const unsigned char *cnt = c->buf[TC_CNT].host;
-	size_t n = c->size->n[0];
+	struct u32_job *j = arg;
 	struct trip_batch batch[2] = { { 0 }, { 0 } };
-	struct u32_cmp m = { 0 };
+	struct u32_cmp *m = &j->part[s];
+	size_t lo, hi;
 
-	for (size_t i = 0; i < n; i++) {
-		struct trip_batch *b = &batch[cnt[i] > TRIP_LIGHT_MAX];
+	u32_bounds(j, s, &lo, &hi);
+	for (size_t i = lo; i < hi; i++) {
+		struct trip_batch *b = &batch[j->cnt[i] > TRIP_LIGHT_MAX];
 
 		b->index[b->m] = i;
-		b->x[b->m] = in[i];
-		b->k[b->m] = cnt[i];
+		b->x[b->m] = j->in[i];
+		b->k[b->m] = j->cnt[i];
 		if (++b->m == 4)
-			trip_flush(b, out, &m);
+			trip_flush(b, j->out, m);
 	}
-	trip_flush(&batch[0], out, &m);
-	trip_flush(&batch[1], out, &m);
-	trip_cnt_now = cnt;
-	u32_report(c, &m, "out", n, trip_why);
+	trip_flush(&batch[0], j->out, m);
+	trip_flush(&batch[1], j->out, m);
+}
+
+static void trip_count_check(struct wb_ctx *c)
+{
+	struct u32_job j = {
+		.in = c->buf[TC_IN].host, .out = c->buf[TC_OUT].host,
+		.cnt = c->buf[TC_CNT].host, .n = c->size->n[0],
+	};
+	struct u32_cmp m = { 0 };
+
+	if (u32_stretches(c, &j, trip_stretch, &m))
+		return;
+	trip_cnt_now = j.cnt;
+	u32_report(c, &m, "out", j.n, trip_why);
 }
 
 /* in (4 bytes) and cnt (1) read, out (4) written per element. */

@@ -66,23 +66,6 @@ static void cpu_mean_chunk(const float *in, size_t k, size_t lm, size_t j0,
 
 /* ---- shared by the exercises ---- */
 
-/* Uniform random bytes, eight from each draw. */
-static void fill_bytes(struct wb_ctx *c, unsigned char *b, size_t n)
-{
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		uint64_t v = wb_rng_u64(&c->rng);
-
-		memcpy(b + i, &v, 8);
-	}
-	if (i < n) {
-		uint64_t v = wb_rng_u64(&c->rng);
-
-		memcpy(b + i, &v, n - i);
-	}
-}
-
 /* A float that still holds the poison (all bytes 0xff): never written. */
 static int is_poison(float v)
 {
@@ -90,6 +73,76 @@ static int is_poison(float v)
 
 	memcpy(&u, &v, sizeof(u));
 	return u == 0xffffffffu;
+}
+
+/*
+ * The exact and per-row checks run stretch by stretch on several threads
+ * (wb_parallel_for): each stretch counts its own wrong values and keeps
+ * its first SHOWN, and the stretches are merged in order, so the report
+ * is the one a single pass gives.
+ */
+#define STRETCH ((size_t)1 << 16)
+
+struct misses {
+	size_t bad, odd;          /* wrong; of them, poison (never written) */
+	int shown;
+	size_t at[SHOWN];
+	double want[SHOWN], tol[SHOWN];
+};
+
+static void miss_note(struct misses *m, size_t at, int odd, double want,
+		      double tol)
+{
+	if (m->shown < SHOWN) {
+		m->at[m->shown] = at;
+		m->want[m->shown] = want;
+		m->tol[m->shown] = tol;
+		m->shown++;
+	}
+	m->bad++;
+	m->odd += odd;
+}
+
+/* What a stretch-by-stretch check shares with its threads. */
+struct stretch_job {
+	struct wb_ctx *c;
+	size_t n;                 /* rows, or pixels */
+	struct misses *part;      /* one per stretch */
+};
+
+/* [*lo, *hi): stretch k of j->n. */
+static void stretch_bounds(const struct stretch_job *j, size_t k, size_t *lo,
+			   size_t *hi)
+{
+	*lo = k * STRETCH;
+	*hi = j->n - *lo < STRETCH ? j->n : *lo + STRETCH;
+}
+
+/* fn on every stretch, merged into *m; -1 (the size failed) when the host
+ * has no memory for the parts. */
+static int by_stretches(struct wb_ctx *c, size_t n, wb_task_fn *fn,
+			struct misses *m)
+{
+	struct stretch_job j = { .c = c, .n = n };
+	size_t parts = wb_ceil_div(n, STRETCH);
+
+	j.part = calloc(parts ? parts : 1, sizeof(*j.part));
+	if (!j.part) {
+		wb_fail(c, "the grader ran out of host memory for its "
+			   "reference");
+		return -1;
+	}
+	wb_parallel_for(parts, fn, &j);
+	for (size_t k = 0; k < parts; k++) {
+		const struct misses *p = &j.part[k];
+
+		for (int i = 0; i < p->shown; i++)
+			miss_note(m, p->at[i], 0, p->want[i], p->tol[i]);
+		m->bad += p->bad - p->shown;
+		m->odd += p->odd;
+	}
+	free(j.part);
+	return 0;
 }
 
 /* ---- matvec ---- */
@@ -104,8 +157,8 @@ static int matvec_setup(struct wb_ctx *c)
 
 	/* Signed entries: y[r] is a sum that mostly cancels, small next to
 	 * sum |a x|, so a dropped or repeated term stands out (MV_RTOL). */
-	wb_rng_fill_uniform(&c->rng, a, m * n, -1.0, 1.0);
-	wb_rng_fill_uniform(&c->rng, x, n, -1.0, 1.0);
+	wb_fill_uniform(c, a, m * n, -1.0, 1.0);
+	wb_fill_uniform(c, x, n, -1.0, 1.0);
 	wb_output(c, "y", m * sizeof(float));
 	return 0;
 }
@@ -136,36 +189,40 @@ static int matvec_run(struct wb_ctx *c, enum wb_impl impl)
  */
 #define MV_RTOL 1e-5
 
-static void matvec_check(struct wb_ctx *c)
+static void matvec_stretch(size_t k, void *arg)
 {
+	struct stretch_job *j = arg;
+	struct wb_ctx *c = j->c;
 	const float *a = c->buf[MV_A].host, *x = c->buf[MV_X].host;
 	const float *y = c->buf[MV_Y].host;
-	size_t m = c->size->n[0], n = c->size->n[1];
-	size_t bad = 0, unwritten = 0, shown[SHOWN];
-	double want[SHOWN], tol[SHOWN];
+	size_t n = c->size->n[1], lo, hi;
 
-	for (size_t r = 0; r < m; r++) {
+	stretch_bounds(j, k, &lo, &hi);
+	for (size_t r = lo; r < hi; r++) {
 		double abs_sum, w = cpu_dot(a + r * n, x, n, &abs_sum);
 
 		if (fabs((double)y[r] - w) <= MV_RTOL * abs_sum)
-			continue; /* false for NaN: it is counted below */
-		unwritten += is_poison(y[r]);
-		if (bad < SHOWN) {
-			shown[bad] = r;
-			want[bad] = w;
-			tol[bad] = MV_RTOL * abs_sum;
-		}
-		bad++;
+			continue; /* false for NaN: it is counted here */
+		miss_note(&j->part[k], r, is_poison(y[r]), w,
+			  MV_RTOL * abs_sum);
 	}
-	if (!bad)
+}
+
+static void matvec_check(struct wb_ctx *c)
+{
+	const float *y = c->buf[MV_Y].host;
+	size_t m = c->size->n[0];
+	struct misses w = { 0 };
+
+	if (by_stretches(c, m, matvec_stretch, &w) || !w.bad)
 		return;
 	wb_fail(c, "%zu of %zu values of y wrong (tolerance %.0e x sum_j "
-		   "|a[r][j] x[j]|)%s", bad, m, MV_RTOL,
-		unwritten == m ? ": none was written" :
-		unwritten ? ": some never written (still poison)" : "");
-	for (size_t i = 0; i < bad && i < SHOWN; i++)
+		   "|a[r][j] x[j]|)%s", w.bad, m, MV_RTOL,
+		w.odd == m ? ": none was written" :
+		w.odd ? ": some never written (still poison)" : "");
+	for (int i = 0; i < w.shown; i++)
 		wb_fail(c, "  y[%zu] = %.9g, expected %.9g (tolerance %.3g)",
-			shown[i], y[shown[i]], want[i], tol[i]);
+			w.at[i], y[w.at[i]], w.want[i], w.tol[i]);
 }
 
 /* a (m x n) and x (n) read, y (m) written. */
@@ -187,7 +244,7 @@ static int mean_setup(struct wb_ctx *c)
 
 	/* Signed values: each mean is small next to the terms, so a term
 	 * dropped, repeated or taken from the wrong slice shows. */
-	wb_rng_fill_uniform(&c->rng, in, k * l * m, -1.0, 1.0);
+	wb_fill_uniform(c, in, k * l * m, -1.0, 1.0);
 	wb_output(c, "out", l * m * sizeof(float));
 	return 0;
 }
@@ -215,28 +272,39 @@ static int mean_run(struct wb_ctx *c, enum wb_impl impl)
 #define MEAN_ATOL 1e-6
 #define MEAN_RTOL 1e-5
 
-/* Chunk by chunk of the output, so the double reference stays small. */
-static void mean_check(struct wb_ctx *c)
+/* Outputs [k CHECK_CHUNK, (k + 1) CHECK_CHUNK) (wb_check_chunks). */
+static void mean_chunk(struct wb_ctx *c, struct wb_chunks *p, size_t q,
+		       double *want, const void *arg)
 {
 	const float *in = c->buf[MD_IN].host, *out = c->buf[MD_OUT].host;
-	size_t k = c->size->n[0], l = c->size->n[1], m = c->size->n[2];
-	size_t lm = l * m;
-	double *want = wb_ref_scratch(c, lm < CHECK_CHUNK ? lm : CHECK_CHUNK);
+	size_t k = c->size->n[0], lm = c->size->n[1] * c->size->n[2];
+	size_t j0 = q * CHECK_CHUNK;
+	size_t len = lm - j0 < CHECK_CHUNK ? lm - j0 : CHECK_CHUNK;
 
-	for (size_t j0 = 0; want && j0 < lm && !c->failed; j0 += CHECK_CHUNK) {
-		size_t len = lm - j0 < CHECK_CHUNK ? lm - j0 : CHECK_CHUNK;
+	(void)arg;
+	cpu_mean_chunk(in, k, lm, j0, len, want);
+	wb_chunk_f32(p, "out", out + j0, want, len, MEAN_ATOL, MEAN_RTOL);
+}
 
-		cpu_mean_chunk(in, k, lm, j0, len, want);
-		wb_check_f32(c, "out", out + j0, want, len, MEAN_ATOL,
-			     MEAN_RTOL);
-		if (c->failed)
-			wb_fail(c, "  (out[i][j] is element i * m + j, "
-				   "m = %zu)", m);
-		if (c->failed && j0)
-			wb_fail(c, "  (the indices above count from element "
-				   "%zu)", j0);
-	}
-	free(want);
+static void mean_note(struct wb_ctx *c, size_t q, size_t nchunks)
+{
+	(void)nchunks;
+	wb_fail(c, "  (out[i][j] is element i * m + j, m = %zu)",
+		c->size->n[2]);
+	if (q)
+		wb_fail(c, "  (the indices above count from element %zu)",
+			q * CHECK_CHUNK);
+}
+
+/* Chunk by chunk of the output, on several threads, so the double
+ * reference stays small. */
+static void mean_check(struct wb_ctx *c)
+{
+	size_t lm = c->size->n[1] * c->size->n[2];
+
+	wb_check_chunks(c, wb_ceil_div(lm, CHECK_CHUNK),
+			lm < CHECK_CHUNK ? lm : CHECK_CHUNK, mean_chunk, NULL,
+			mean_note);
 }
 
 /* in (k x l x m) read, out (l x m) written. */
@@ -258,7 +326,7 @@ static int gray_setup(struct wb_ctx *c)
 	/* Independent random channels: a swapped channel, a pixel read at
 	 * the wrong offset or a rounding other than the exact formula gives
 	 * a different gray value for most pixels. */
-	fill_bytes(c, rgb, 3 * n);
+	wb_fill_bits(c, rgb, 3 * n);
 	wb_output(c, "gray", n);
 	return 0;
 }
@@ -288,28 +356,34 @@ static unsigned int gray_ref(const unsigned char *rgb, size_t p)
  * GRAY_OF(R, G, B). An unwritten pixel holds the poison byte, 255, which
  * is the true value only for pixels within a few steps of white.
  */
+static void gray_stretch(size_t k, void *arg)
+{
+	struct stretch_job *j = arg;
+	const unsigned char *rgb = j->c->buf[G_RGB].host;
+	const unsigned char *gray = j->c->buf[G_GRAY].host;
+	size_t lo, hi;
+
+	stretch_bounds(j, k, &lo, &hi);
+	for (size_t p = lo; p < hi; p++)
+		if (gray[p] != gray_ref(rgb, p))
+			miss_note(&j->part[k], p, gray[p] == WB_POISON_BYTE,
+				  0, 0);
+}
+
 static void gray_check(struct wb_ctx *c)
 {
 	const unsigned char *rgb = c->buf[G_RGB].host;
 	const unsigned char *gray = c->buf[G_GRAY].host;
 	size_t w = c->size->n[1], n = c->size->n[0] * w;
-	size_t bad = 0, poison = 0, shown[SHOWN];
+	struct misses m = { 0 };
 
-	for (size_t p = 0; p < n; p++) {
-		if (gray[p] == gray_ref(rgb, p))
-			continue;
-		poison += gray[p] == WB_POISON_BYTE;
-		if (bad < SHOWN)
-			shown[bad] = p;
-		bad++;
-	}
-	if (!bad)
+	if (by_stretches(c, n, gray_stretch, &m) || !m.bad)
 		return;
 	wb_fail(c, "%zu of %zu pixels of gray wrong (must match exactly)%s",
-		bad, n, poison == n ? ": none was written" :
-		poison ? ": some hold 255, the poison (never written?)" : "");
-	for (size_t i = 0; i < bad && i < SHOWN; i++) {
-		size_t p = shown[i];
+		m.bad, n, m.odd == n ? ": none was written" :
+		m.odd ? ": some hold 255, the poison (never written?)" : "");
+	for (int i = 0; i < m.shown; i++) {
+		size_t p = m.at[i];
 
 		wb_fail(c, "  gray[%zu] (row %zu, column %zu) = %u, expected "
 			   "%u from R, G, B = %u, %u, %u", p, p / w, p % w,

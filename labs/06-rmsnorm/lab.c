@@ -211,10 +211,8 @@ static int rms32_setup(struct wb_ctx *c)
 	float *x = wb_input_as(c, "x", rows * h * sizeof(float), WB_FRESH_F32);
 	float *w = wb_input_as(c, "w", h * sizeof(float), WB_FRESH_F32);
 
-	for (size_t i = 0; i < rows * h; i++)
-		x[i] = (float)wb_rng_range(&c->rng, -2.0, 2.0);
-	for (size_t i = 0; i < h; i++)
-		w[i] = (float)wb_rng_range(&c->rng, 0.5, 1.5);
+	wb_fill_uniform(c, x, rows * h, -2.0, 2.0);
+	wb_fill_uniform(c, w, h, 0.5, 1.5);
 	plant_special_rows(c, x, sizeof(*x), rows, h, scale_f32);
 	wb_output(c, "y", rows * h * sizeof(float));
 	return 0;

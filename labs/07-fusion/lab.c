@@ -81,7 +81,7 @@ static int gelu_setup(struct wb_ctx *c)
 
 	/* [-6, 6] spans GeLU's three regimes: y ~ 0 for x << 0 (where
 	 * 1 + tanh cancels), the curved middle, and y ~ x for x >> 0. */
-	wb_rng_fill_uniform(&c->rng, x, n, -6.0, 6.0);
+	wb_fill_uniform(c, x, n, -6.0, 6.0);
 	wb_output(c, "y", n * sizeof(float));
 	return 0;
 }
@@ -161,8 +161,8 @@ static int bias_gelu_setup(struct wb_ctx *c)
 
 	/* x as for gelu; a bias of either sign shifts every column
 	 * differently, so a bias indexed by row or by flat index fails. */
-	wb_rng_fill_uniform(&c->rng, x, rows * cols, -6.0, 6.0);
-	wb_rng_fill_uniform(&c->rng, b, cols, -1.0, 1.0);
+	wb_fill_uniform(c, x, rows * cols, -6.0, 6.0);
+	wb_fill_uniform(c, b, cols, -1.0, 1.0);
 	wb_output(c, "y", rows * cols * sizeof(float));
 	return 0;
 }
@@ -275,11 +275,11 @@ static int add_rmsnorm_setup(struct wb_ctx *c)
 				 WB_FRESH_F32);
 	float *w = wb_input_as(c, "w", h * sizeof(float), WB_FRESH_F32);
 
-	wb_rng_fill_uniform(&c->rng, x, rows * h, -1.0, 1.0);
-	wb_rng_fill_uniform(&c->rng, res, rows * h, -1.0, 1.0);
+	wb_fill_uniform(c, x, rows * h, -1.0, 1.0);
+	wb_fill_uniform(c, res, rows * h, -1.0, 1.0);
 	/* Positive weights near 1, different per column: a w indexed by
 	 * row or by flat index fails. */
-	wb_rng_fill_uniform(&c->rng, w, h, 0.5, 1.5);
+	wb_fill_uniform(c, w, h, 0.5, 1.5);
 	ar_plant_special_rows(c, x, res, rows, h);
 	wb_output(c, "y", rows * h * sizeof(float));
 	return 0;
@@ -386,10 +386,10 @@ static void softmax_row_kind(struct wb_ctx *c, float *x, size_t cols,
 			     size_t kind)
 {
 	if (kind == 0) {
-		wb_rng_fill_uniform(&c->rng, x, cols, -100.0, 100.0);
+		wb_fill_uniform(c, x, cols, -100.0, 100.0);
 		return;
 	}
-	wb_rng_fill_uniform(&c->rng, x, cols, SM_FLOOR_LO, SM_FLOOR_HI);
+	wb_fill_uniform(c, x, cols, SM_FLOOR_LO, SM_FLOOR_HI);
 	if (kind == 1)
 		x[cols - 1] = (float)wb_rng_range(&c->rng, SM_SPIKE_LO,
 						  SM_SPIKE_HI);

@@ -230,6 +230,95 @@ static void chunks_wrong_report_the_first_as_one_thread(void **state)
 	assert_contains(msgs[nmsgs - 1], "(chunk 9 of 64)");
 }
 
+/* ---- wb_parallel_for, wb_fill_uniform, wb_fill_bits ---- */
+
+static atomic_int visits[1000];
+
+static void visit(size_t k, void *arg)
+{
+	(void)arg;
+	atomic_fetch_add(&visits[k], 1);
+}
+
+static void parallel_for_visits_every_item_once(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 1000; i++)
+		atomic_init(&visits[i], 0);
+	wb_parallel_for(0, visit, NULL);
+	wb_parallel_for(1000, visit, NULL);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(atomic_load(&visits[i]), 1);
+	wb_parallel_for(1, visit, NULL);
+	assert_int_equal(atomic_load(&visits[0]), 2);
+}
+
+/* Up to one stretch: exactly the generator's own stream, in order. */
+static void fill_uniform_small_is_the_stream(void **state)
+{
+	struct wb_ctx *c = *state;
+	static float got[WB_FILL_STRETCH], want[WB_FILL_STRETCH];
+	struct wb_rng r;
+
+	wb_rng_seed(&c->rng, 7);
+	wb_rng_seed(&r, 7);
+	wb_fill_uniform(c, got, WB_FILL_STRETCH, -1.0, 1.0);
+	wb_rng_fill_uniform(&r, want, WB_FILL_STRETCH, -1.0, 1.0);
+	assert_memory_equal(got, want, sizeof(got));
+	assert_int_equal(wb_rng_u64(&c->rng), wb_rng_u64(&r));
+}
+
+/*
+ * Beyond: stretch k from a generator seeded (one draw) + k, whatever the
+ * threads did, within [lo, hi), no stretch a copy of another, and the
+ * caller's generator one draw on, so what setup() draws next is fixed.
+ */
+static void fill_uniform_large_depends_on_the_seed_alone(void **state)
+{
+	struct wb_ctx *c = *state;
+	size_t n = 2 * WB_FILL_STRETCH + 12345;
+	float *got = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
+	struct fill_job j = { .n = n, .x = want, .lo = -3.0, .hi = 5.0 };
+	struct wb_rng r;
+
+	assert_non_null(got);
+	assert_non_null(want);
+	wb_rng_seed(&c->rng, 11);
+	wb_fill_uniform(c, got, n, -3.0, 5.0);
+	wb_rng_seed(&r, 11);
+	j.base = wb_rng_u64(&r);
+	for (size_t k = 3; k-- > 0;) /* the stretches backwards, one thread */
+		fill_uniform_stretch(k, &j);
+	assert_memory_equal(got, want, n * sizeof(float));
+	assert_int_equal(wb_rng_u64(&c->rng), wb_rng_u64(&r));
+	for (size_t i = 0; i < n; i++)
+		assert_true(got[i] >= -3.0f && got[i] < 5.0f);
+	assert_memory_not_equal(got, got + WB_FILL_STRETCH,
+				WB_FILL_STRETCH * sizeof(float));
+	free(got);
+	free(want);
+}
+
+static void fill_bits_large_depends_on_the_seed_alone(void **state)
+{
+	struct wb_ctx *c = *state;
+	size_t n = WB_FILL_STRETCH + 13; /* a short last draw */
+	unsigned char *a = malloc(n), *b = malloc(n);
+
+	assert_non_null(a);
+	assert_non_null(b);
+	wb_rng_seed(&c->rng, 5);
+	wb_fill_bits(c, a, n);
+	wb_rng_seed(&c->rng, 5);
+	wb_fill_bits(c, b, n);
+	assert_memory_equal(a, b, n);
+	wb_rng_seed(&c->rng, 6);
+	wb_fill_bits(c, b, n);
+	assert_memory_not_equal(a + n - 13, b + n - 13, 13);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +330,12 @@ int main(void)
 		cmocka_unit_test_setup(ref_scratch_fails_the_size_without_memory,
 				       setup),
 		cmocka_unit_test_setup(chunks_all_right_count_as_one_thread, setup),
+		cmocka_unit_test(parallel_for_visits_every_item_once),
+		cmocka_unit_test_setup(fill_uniform_small_is_the_stream, setup),
+		cmocka_unit_test_setup(fill_uniform_large_depends_on_the_seed_alone,
+				       setup),
+		cmocka_unit_test_setup(fill_bits_large_depends_on_the_seed_alone,
+				       setup),
 		cmocka_unit_test_setup(chunks_wrong_report_the_first_as_one_thread,
 				       setup),
 	};
