@@ -92,6 +92,38 @@ void wb_fresh_prepare(struct wb_ctx *c)
 	wb_bufs_reset(c, fr.on, fr.key);
 }
 
+/* One buffer's perturbation, shared out in stretches (wb_parallel_for). */
+struct perturb_job {
+	void *dst;
+	const void *src;
+	size_t bytes;
+	enum wb_fresh kind;
+	uint64_t key;
+};
+
+/* A multiple of WB_FRESH_HOST_ALIGN: 1 MiB. */
+#define PERTURB_STRETCH ((size_t)1 << 20)
+
+static void perturb_stretch(size_t k, void *arg)
+{
+	const struct perturb_job *j = arg;
+	size_t lo = k * PERTURB_STRETCH;
+	size_t hi = j->bytes - lo < PERTURB_STRETCH ? j->bytes :
+						      lo + PERTURB_STRETCH;
+
+	wb_fresh_perturb_host_range(j->dst, j->src, j->bytes, lo, hi, j->kind,
+				    j->key);
+}
+
+static void perturb_host(void *dst, const void *src, size_t bytes,
+			 enum wb_fresh kind, uint64_t key)
+{
+	struct perturb_job j = { dst, src, bytes, kind, key };
+
+	wb_parallel_for(wb_ceil_div(bytes, PERTURB_STRETCH), perturb_stretch,
+			&j);
+}
+
 void wb_fresh_host_begin(struct wb_ctx *c)
 {
 	if (!fr.on)
@@ -109,7 +141,7 @@ void wb_fresh_host_begin(struct wb_ctx *c)
 		if (!p)
 			wb_die("out of host memory for the inputs of a timed "
 			       "call (%zu bytes)", b->bytes);
-		wb_fresh_perturb_host(p, *side, b->bytes, b->fresh, fr.key);
+		perturb_host(p, *side, b->bytes, b->fresh, fr.key);
 		fr.host_orig[i] = *side;
 		*side = p;
 	}

@@ -90,18 +90,25 @@ static inline WB_HD unsigned char wb_fresh_byte_mask(enum wb_fresh kind,
 
 #ifndef __CUDA_ARCH__
 /*
- * dst = src perturbed as the device does it (fresh_hash.h). A float's or a
+ * dst = src perturbed as the device does it (fresh_hash.h), for bytes
+ * [lo, hi) of buffers of `bytes` bytes; lo a multiple of
+ * WB_FRESH_HOST_ALIGN, hi too or equal to bytes. A float's or a
  * bfloat16's sign bits come from one hash per 32 or 16 words, made once
  * for the block here: the same bits as wb_fresh_word_mask(), a fraction
  * of the time (the checks of timed outputs run this over every input).
- * Host code only; tests/unit/test_fresh.c holds it to the word masks.
+ * Ranges let threads share a buffer (fresh.c). Host code only;
+ * tests/unit/test_fresh_hash.c holds it to the word masks.
  */
-static inline void wb_fresh_perturb_host(void *dst, const void *src, size_t bytes,
-			 enum wb_fresh kind, uint64_t key)
+#define WB_FRESH_HOST_ALIGN 128 /* bytes: 32 words, a block of one hash */
+
+static inline void wb_fresh_perturb_host_range(void *dst, const void *src,
+					       size_t bytes, size_t lo,
+					       size_t hi, enum wb_fresh kind,
+					       uint64_t key)
 {
 	const uint32_t *s = (const uint32_t *)src;
 	uint32_t *d = (uint32_t *)dst;
-	size_t words = bytes / 4, w = 0;
+	size_t words = hi / 4, w = lo / 4;
 
 	if (kind == WB_FRESH_F32)
 		for (; w + 32 <= words; w += 32) {
@@ -123,9 +130,19 @@ static inline void wb_fresh_perturb_host(void *dst, const void *src, size_t byte
 		}
 	for (; w < words; w++)
 		d[w] = s[w] ^ wb_fresh_word_mask(kind, w, key);
-	for (size_t b = 4 * words; b < bytes; b++)
-		((unsigned char *)dst)[b] = ((const unsigned char *)src)[b] ^
-					    wb_fresh_byte_mask(kind, b, key);
+	if (hi == bytes)
+		for (size_t b = 4 * words; b < bytes; b++)
+			((unsigned char *)dst)[b] =
+				((const unsigned char *)src)[b] ^
+				wb_fresh_byte_mask(kind, b, key);
+}
+
+/* The whole buffer. */
+static inline void wb_fresh_perturb_host(void *dst, const void *src,
+					 size_t bytes, enum wb_fresh kind,
+					 uint64_t key)
+{
+	wb_fresh_perturb_host_range(dst, src, bytes, 0, bytes, kind, key);
 }
 
 #endif

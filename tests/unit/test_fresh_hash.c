@@ -237,6 +237,36 @@ static void host_perturbation_is_the_byte_masks(void **state)
 			}
 }
 
+/* Ranges on WB_FRESH_HOST_ALIGN, done in any order, make the whole: what
+ * threads that share a buffer rely on (fresh.c). */
+static void host_perturbation_by_ranges_is_the_whole(void **state)
+{
+	static const size_t lens[] = { 129, 1000, 4099, 4 * WORDS };
+	static unsigned char src[4 * WORDS], whole[4 * WORDS], parts[4 * WORDS];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(src); i++)
+		src[i] = (unsigned char)(wb_fresh_hash(i, 9) >> 5);
+	for (size_t k = 0; k < N(kinds); k++)
+		for (size_t l = 0; l < N(lens); l++) {
+			size_t n = lens[l], step = 2 * WB_FRESH_HOST_ALIGN;
+
+			wb_fresh_perturb_host(whole, src, n, kinds[k], keys[1]);
+			memset(parts, 0xa5, sizeof(parts));
+			for (size_t lo = (n - 1) / step * step;; lo -= step) {
+				size_t hi = lo + step < n ? lo + step : n;
+
+				wb_fresh_perturb_host_range(parts, src, n, lo, hi,
+							    kinds[k], keys[1]);
+				if (!lo)
+					break;
+			}
+			if (memcmp(parts, whole, n))
+				fail_msg("kind %d length %zu: ranges differ "
+					 "from the whole", kinds[k], n);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +277,7 @@ int main(void)
 		cmocka_unit_test(words_differ_within_one_hash),
 		cmocka_unit_test(none_flips_nothing),
 		cmocka_unit_test(host_perturbation_is_the_byte_masks),
+		cmocka_unit_test(host_perturbation_by_ranges_is_the_whole),
 	};
 
 	return cmocka_run_group_tests_name("fresh_hash", tests, NULL, NULL);
