@@ -7,6 +7,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
