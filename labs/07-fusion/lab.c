@@ -670,18 +670,20 @@ static void chain_task_bytes(int op, const struct wb_size *s,
 	}
 }
 
-/* Each exercise's checked shapes, its benchmark first. */
+/* Each exercise's checked shapes, its benchmarks first. */
 static const struct wb_size pass_gelu_shapes[] = {
-	{ "n=64M", { 64u << 20 } }, GELU_SIZES
+	{ "n=64M", { 64u << 20 } }, { "n=256K", { 256u << 10 } }, GELU_SIZES
 };
 static const struct wb_size pass_bias_shapes[] = {
-	{ "8192x8192", { 8192, 8192 } }, BIAS_GELU_SIZES
+	{ "8192x8192", { 8192, 8192 } }, { "64x4096", { 64, 4096 } },
+	BIAS_GELU_SIZES
 };
 static const struct wb_size pass_add_shapes[] = {
 	{ "16384x4096", { 16384, 4096 } }, ADD_RMSNORM_SIZES
 };
 static const struct wb_size pass_softmax_shapes[] = {
-	{ "16384x4096", { 16384, 4096 } }, SOFTMAX_SIZES
+	{ "16384x4096", { 16384, 4096 } }, { "256x1024", { 256, 1024 } },
+	SOFTMAX_SIZES
 };
 
 #define PASS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
