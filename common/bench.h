@@ -48,6 +48,8 @@ struct wb_shape_time {
 	double naive_over_ideal; /* median of the paired ratios */
 	double read_bytes, write_bytes, flops;
 	double read_gbps, write_gbps;    /* the probes' medians */
+	double launch_us;                /* an empty kernel's median; 0: a
+					  * shape too large to time it */
 	int read_probe, write_probe;     /* enum wb_probe; -1: not probed */
 	double mhz_min, mhz_med, mhz_max; /* the spacer's clock readings */
 	int rounds, discarded, extra, resets, verified;

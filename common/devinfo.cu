@@ -11,7 +11,8 @@
  * The bandwidths are measured with the harness's own probes (probe.h):
  * the best of two read-only kernels, of a write-only kernel and
  * cudaMemsetAsync, of a copy kernel and cudaMemcpyAsync, over 256 MiB (far
- * past any L2), each the median of PROBE_RUNS timed runs. The copy counts
+ * past any L2), each the median of PROBE_RUNS timed runs, and what an
+ * empty kernel's launch costs (launch_cost()). The copy counts
  * bytes read plus bytes written. The runners measure the read and write
  * rates again, beside the code they judge; these, taken where no student
  * code was loaded, are what the grader compares them with.
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "probe.h"
 #include "workbook.h"
@@ -71,6 +73,7 @@ static double probe_gbps(enum wb_probe p, void *a, void *b)
 
 struct rates {
 	double read, write, copy;
+	double launch_us, launch_sync_us;
 };
 
 static double best(enum wb_probe p, enum wb_probe q, void *a, void *b)
@@ -93,6 +96,57 @@ static void measure(struct rates *r)
 	r->copy = best(WB_PROBE_COPY4, WB_PROBE_MEMCPY, a, b);
 	CUDA_CHECK(cudaFree(a));
 	CUDA_CHECK(cudaFree(b));
+}
+
+/*
+ * What a launch costs. Queued: LAUNCH_BATCH empty kernels (probe.h's, on
+ * a full grid) queued behind a spacer that outlasts their queueing, so
+ * the events time the GPU going from one to the next: the cost each
+ * extra kernel of an eager chain adds to a timed call. Waited for: one
+ * launch and cudaDeviceSynchronize() on the host's clock, what a loop
+ * that synchronises after every kernel pays. Medians of PROBE_RUNS.
+ */
+#define LAUNCH_BATCH 100
+
+static double host_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static void launch_cost(double *queued_us, double *waited_us)
+{
+	float ms[PROBE_RUNS], us[PROBE_RUNS];
+	cudaEvent_t e0, e1;
+
+	CUDA_CHECK(cudaEventCreate(&e0));
+	CUDA_CHECK(cudaEventCreate(&e1));
+	for (int i = -3; i < PROBE_RUNS; i++) {
+		double t0;
+
+		CUDA_CHECK(wb_spacer(LAUNCH_BATCH * 20.0));
+		CUDA_CHECK(cudaEventRecord(e0, 0));
+		for (int k = 0; k < LAUNCH_BATCH; k++)
+			CUDA_CHECK(wb_probe_run(WB_PROBE_LAUNCH, NULL, NULL, 0));
+		CUDA_CHECK(cudaEventRecord(e1, 0));
+		CUDA_CHECK(cudaEventSynchronize(e1));
+		t0 = host_us();
+		CUDA_CHECK(wb_probe_run(WB_PROBE_LAUNCH, NULL, NULL, 0));
+		CUDA_CHECK(cudaDeviceSynchronize());
+		if (i < 0)
+			continue;
+		us[i] = (float)(host_us() - t0);
+		CUDA_CHECK(cudaEventElapsedTime(&ms[i], e0, e1));
+		ms[i] *= 1e3f / LAUNCH_BATCH;
+	}
+	qsort(ms, PROBE_RUNS, sizeof(float), cmp_float);
+	qsort(us, PROBE_RUNS, sizeof(float), cmp_float);
+	*queued_us = ms[PROBE_RUNS / 2];
+	*waited_us = us[PROBE_RUNS / 2];
+	CUDA_CHECK(cudaEventDestroy(e0));
+	CUDA_CHECK(cudaEventDestroy(e1));
 }
 
 /* FP32 lanes per SM: 64 on Turing and the A100, 128 since (sm_86 on). */
@@ -140,6 +194,7 @@ int main(int argc, char **argv)
 		return 0;
 	CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
 	measure(&r);
+	launch_cost(&r.launch_us, &r.launch_sync_us);
 	/* The CUDA cores' fp32 peak at the highest SM clock: the ceiling of
 	 * FLOP/s where NVML gives no clock (grader/plausible.c). */
 	fp32 = 2.0 * p.multiProcessorCount * fp32_lanes(p.major, p.minor) *
@@ -147,10 +202,12 @@ int main(int argc, char **argv)
 	if (probe) {
 		printf("name %s\ncc %d%d\nsms %d\nl2_mb %.1f\nmem_gb %.1f\n"
 		       "driver %s\nruntime %s\ncopy_gbps %.1f\nread_gbps %.1f\n"
-		       "write_gbps %.1f\nclock_mhz %.0f\nfp32_tflops %.2f\n",
+		       "write_gbps %.1f\nclock_mhz %.0f\nfp32_tflops %.2f\n"
+		       "launch_us %.2f\nlaunch_sync_us %.2f\n",
 		       p.name, p.major, p.minor, p.multiProcessorCount,
 		       p.l2CacheSize / 1048576.0, p.totalGlobalMem / 1e9, dbuf,
-		       rbuf, r.copy, r.read, r.write, clock_khz / 1e3, fp32);
+		       rbuf, r.copy, r.read, r.write, clock_khz / 1e3, fp32,
+		       r.launch_us, r.launch_sync_us);
 		return 0;
 	}
 	printf("GPU          %s (%d visible)\n", p.name, count);
@@ -164,5 +221,8 @@ int main(int argc, char **argv)
 	       "best of the grader's probes; copy counts read + write)\n",
 	       r.read, r.write, r.copy);
 	printf("fp32         %.1f TFLOP/s peak on the CUDA cores\n", fp32);
+	printf("launch       %.1f us an empty kernel, queued behind others; "
+	       "%.1f us launched and waited for\n", r.launch_us,
+	       r.launch_sync_us);
 	return 0;
 }

@@ -98,6 +98,17 @@
 #define WB_PROBE_MIN_BYTES (1u << 20)
 
 /*
+ * Shapes that read and write fewer bytes than this also time an empty
+ * kernel each round (bench.c): a probe's sample holds one launch, so two
+ * probes hold two where one kernel would pay one, and the ideal takes
+ * one off. A launch costs a few microseconds, as much as 10 MB at an
+ * H100's copy bandwidth: at 64 MiB it is ~10% of the ideal, at lab 07's
+ * small shapes (2 MiB) most of it. The other benchmarks move 192 MiB or
+ * more, where it is under 4%: their rounds stay as they were.
+ */
+#define WB_LAUNCH_BYTES (64ull << 20)
+
+/*
  * Points are continuous in the speedup: 0 up to WB_ZERO_SPEEDUP over the
  * naive (5%: the most two runs of one code differ; below it a code is not
  * measurably faster than the naive), then linear from tier to tier. Tier k

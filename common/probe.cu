@@ -152,6 +152,11 @@ fill_kernel(unsigned *__restrict__ dst, size_t words, unsigned seed)
 		dst[w] = wb_fresh_hash(w, seed);
 }
 
+/* Nothing, on as many blocks as a probe: what any launch costs. */
+static __global__ void __launch_bounds__(PROBE_THREADS) empty_kernel(void)
+{
+}
+
 /* Blocks of kernel k that fit on every SM at once. */
 static cudaError_t fill_grid(const void *k, int *blocks)
 {
@@ -239,6 +244,9 @@ cudaError_t wb_probe_run(enum wb_probe p, const void *src, void *dst,
 	case WB_PROBE_MEMCPY:
 		return cudaMemcpyAsync(dst, src, 16 * n,
 				       cudaMemcpyDeviceToDevice, 0);
+	case WB_PROBE_LAUNCH:
+		empty_kernel<<<write4_blocks, PROBE_THREADS>>>();
+		break;
 	default:
 		return cudaErrorInvalidValue;
 	}
@@ -249,6 +257,8 @@ double wb_probe_moved(enum wb_probe p, size_t bytes)
 {
 	double b = (double)(bytes / 16 * 16);
 
+	if (p == WB_PROBE_LAUNCH)
+		return 0;
 	return p == WB_PROBE_COPY4 || p == WB_PROBE_MEMCPY ? 2 * b : b;
 }
 
@@ -261,6 +271,7 @@ const char *wb_probe_name(enum wb_probe p)
 		[WB_PROBE_MEMSET] = "write, cudaMemsetAsync",
 		[WB_PROBE_COPY4] = "copy, 4 loads in flight",
 		[WB_PROBE_MEMCPY] = "copy, cudaMemcpyAsync",
+		[WB_PROBE_LAUNCH] = "an empty kernel",
 	};
 
 	return p >= 0 && p < WB_PROBE_COUNT ? names[p] : "?";

@@ -13,6 +13,8 @@
  *   the probes   read-only, write-only and copy kernels with several
  *                16-byte accesses in flight per thread: the speed of light
  *                of memory-bound exercises, timed like the code they judge;
+ *                and an empty kernel, the cost of a launch, which the
+ *                speed of light of a small shape includes once;
  *   the perturbation  the fresh inputs of each timed round (fresh_hash.h).
  *
  * All of them run on the legacy default stream. Names of kernels are
@@ -40,6 +42,8 @@ enum wb_probe {
 	WB_PROBE_MEMSET,  /* write, cudaMemsetAsync */
 	WB_PROBE_COPY4,   /* read and write, four of each in flight */
 	WB_PROBE_MEMCPY,  /* read and write, cudaMemcpyAsync device to device */
+	WB_PROBE_LAUNCH,  /* nothing: an empty kernel on the probes' grid, the
+			   * fixed cost of one launch as a sample sees it */
 	WB_PROBE_COUNT
 };
 

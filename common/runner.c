@@ -249,6 +249,12 @@ static void shape_notes(const struct wb_exercise *ex, const struct wb_size *s,
 			  ex->ideal == WB_IDEAL_INSTR &&
 			  st->ideal.median > 0 ? ", or the naive over the "
 			  "instruction-bound ideal speedup if longer" : "");
+	if (st->have_ideal && st->launch_us > 0)
+		wb_result("detail", "%s%sa small shape: its speed of light is "
+			  "one launch, not the probes' two (an empty kernel, "
+			  "%.1f us in the same rounds), and the bytes",
+			  many ? s->label : "", many ? ": " : "",
+			  st->launch_us);
 	if (st->discarded)
 		wb_result("detail", "%d rounds thrown away: the SM clock was "
 			  "below %.0f%% of its median (%.0f MHz)%s",

@@ -104,10 +104,13 @@ static void json_head(FILE *f, const struct g_run *run)
 	if (run->mode == G_BUILD_ONLY)
 		fprintf(m, "Built only: no GPU code was run.");
 	else
-		fprintf(m, "Graded on %s (read %.0f, write %.0f, copy %.0f GB/s "
-			   "measured now), seed %llu.", run->dev.name,
+		fprintf(m, "Graded on %s (read %.0f, write %.0f, copy %.0f GB/s"
+			   "%s%.1f%s measured now), seed %llu.", run->dev.name,
 			run->dev.read_gbps, run->dev.write_gbps,
-			run->dev.copy_gbps, run->seed);
+			run->dev.copy_gbps,
+			run->dev.launch_us > 0 ? ", a kernel launch " : "",
+			run->dev.launch_us > 0 ? run->dev.launch_us : 0.0,
+			run->dev.launch_us > 0 ? " us" : "", run->seed);
 	report_settings_line(line, sizeof(line), run);
 	if (run->course)
 		fprintf(m, "\nGraded with %s, which %s%s", line,
@@ -120,6 +123,21 @@ static void json_head(FILE *f, const struct g_run *run)
 	free(text);
 }
 
+/* The GPU and what was measured on it (0: not measured: built only, or a
+ * devinfo without the figure), for scripts: tests/formats/
+ * gradescope.schema.json describes it. */
+static void json_device(FILE *f, const struct g_run *run)
+{
+	const struct g_device *d = &run->dev;
+
+	fprintf(f, "{\"device\": {\"name\": ");
+	report_json_str(f, d->name);
+	fprintf(f, ", \"copy_gbps\": %.1f, \"read_gbps\": %.1f, "
+		   "\"write_gbps\": %.1f, \"launch_us\": %.2f, "
+		   "\"launch_sync_us\": %.2f}}", d->copy_gbps, d->read_gbps,
+		d->write_gbps, d->launch_us, d->launch_sync_us);
+}
+
 static void json_body(FILE *f, const struct g_run *run)
 {
 	double points, max;
@@ -128,7 +146,9 @@ static void json_body(FILE *f, const struct g_run *run)
 	g_totals(run, &points, &max);
 	fprintf(f, "{\n  \"score\": %g,\n  \"output\": ", points);
 	json_head(f, run);
-	fprintf(f, ",\n  \"visibility\": \"visible\",\n  \"tests\": [");
+	fprintf(f, ",\n  \"visibility\": \"visible\",\n  \"extra_data\": ");
+	json_device(f, run);
+	fprintf(f, ",\n  \"tests\": [");
 	for (int i = 0; i < run->nrows; i++) {
 		const struct g_row *row = &run->rows[i];
 

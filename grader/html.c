@@ -426,6 +426,11 @@ static void device(FILE *f, const struct g_run *run)
 		d->copy_gbps, d->copy_gbps);
 	if (d->dram_gbps > 0)
 		fprintf(f, "; DRAM peak %.0f GB/s (NVML)", d->dram_gbps);
+	if (d->launch_us > 0)
+		fprintf(f, "; a kernel launch <span data-launch-us=\"%g\">%.1f "
+			   "us</span> (an empty kernel queued behind others; "
+			   "%.1f us launched and waited for)", d->launch_us,
+			d->launch_us, d->launch_sync_us);
 	if (d->fp32_tflops > 0)
 		fprintf(f, "; fp32 peak <span data-fp32-tflops=\"%g\">%.1f "
 			   "TFLOP/s</span> (the device's clock and cores)",

@@ -350,7 +350,10 @@ static int probe_device(const struct options *o, struct g_device *dev)
 			 sscanf(l, "read_gbps %lf", &dev->read_gbps) != 1 &&
 			 sscanf(l, "write_gbps %lf", &dev->write_gbps) != 1 &&
 			 sscanf(l, "clock_mhz %lf", &dev->clock_mhz) != 1 &&
-			 sscanf(l, "fp32_tflops %lf", &dev->fp32_tflops) != 1)
+			 sscanf(l, "fp32_tflops %lf", &dev->fp32_tflops) != 1 &&
+			 sscanf(l, "launch_us %lf", &dev->launch_us) != 1 &&
+			 sscanf(l, "launch_sync_us %lf",
+				&dev->launch_sync_us) != 1)
 			sscanf(l, "copy_gbps %lf", &dev->copy_gbps);
 	}
 	free(text);
@@ -825,8 +828,11 @@ static void header(const struct options *o, const struct g_run *run)
 	       o->mode == G_BENCH ? "Benchmarking" : "Grading", o->source,
 	       run->dev.name, run->dev.cc, run->dev.sms, run->dev.l2_mb,
 	       run->dev.driver);
-	printf("copy bandwidth %.0f GB/s (measured now); seed %llu\n",
-	       run->dev.copy_gbps, run->seed);
+	printf("copy bandwidth %.0f GB/s", run->dev.copy_gbps);
+	if (run->dev.launch_us > 0)
+		printf(", a kernel launch %.1f us (%.1f us waited for)",
+		       run->dev.launch_us, run->dev.launch_sync_us);
+	printf(" (measured now); seed %llu\n", run->seed);
 }
 
 static int finish(const struct options *o, struct g_run *run)

@@ -68,6 +68,9 @@ enum prof_metric {
 	M_SMS,              /* the GPU's SMs */
 	M_LOCAL_LD,         /* local-memory instructions: spills, runtime- */
 	M_LOCAL_ST,         /* indexed arrays */
+	M_ISSUE_ACTIVE,     /* % of cycles a scheduler issued (of 1 a cycle) */
+	M_WARPS_ACTIVE,     /* warps resident per scheduler, on average */
+	M_WARPS_ELIGIBLE,   /* of them, ready to issue, per cycle */
 	M_STALL_TOTAL,      /* cycles between two issues of a warp */
 	M_STALL_FIRST,      /* PROF_NSTALLS reasons: cycles per issue each */
 	PROF_NMETRICS = M_STALL_FIRST + PROF_NSTALLS

@@ -343,6 +343,7 @@ const char *const prof_hint_names[PROF_NHINTS] = {
 	[H_REREAD] = "reread", [H_BANKS] = "banks",
 	[H_DIVERGENCE] = "divergence", [H_LG_THROTTLE] = "lg_throttle",
 	[H_BARRIER] = "barrier", [H_INSTRUCTIONS] = "instructions",
+	[H_SCHEDULER] = "scheduler",
 };
 
 struct hints {
@@ -680,6 +681,35 @@ static void hint_stalls(const struct prof_view *v, struct hints *h)
 }
 
 /*
+ * Schedulers: fewer than one eligible warp a cycle and under 60% of the
+ * issue slots used (PROF_LATENCY_PCT), on a kernel the DRAM does not
+ * bound (under 60% of its peak) and that is not at the speed of light.
+ * Each scheduler issues at most one instruction a cycle from the warps
+ * ready then; its rate is about its resident warps over the cycles each
+ * waits between issues (Little's law), so more warps (occupancy) or
+ * shorter waits (independent instructions in flight, ILP) raise it.
+ * Where a grid too small or the latency hint already explains the idle
+ * SMs, this one would repeat it: not given.
+ */
+#define SCHED_ELIGIBLE 1.0
+
+static void hint_scheduler(const struct prof_view *v, struct hints *h)
+{
+	if (!prof_have(v, M_ISSUE_ACTIVE) || !prof_have(v, M_WARPS_ELIGIBLE) ||
+	    !prof_have(v, M_WARPS_ACTIVE) || at_speed_of_light(v) ||
+	    v->m[M_ISSUE_ACTIVE] >= PROF_LATENCY_PCT ||
+	    v->m[M_WARPS_ELIGIBLE] >= SCHED_ELIGIBLE ||
+	    (prof_have(v, M_DRAM_PCT) && v->m[M_DRAM_PCT] >= PROF_LATENCY_PCT))
+		return;
+	hint(h, H_SCHEDULER, "idle schedulers: %.2f of %.1f warps ready a "
+	     "cycle, an instruction issued in %.0f%% of cycles: more warps "
+	     "per SM (occupancy) or more independent instructions per warp "
+	     "(several loads or accumulators in flight) keep one ready "
+	     "(labs/01-warps/README.md)", v->m[M_WARPS_ELIGIBLE],
+	     v->m[M_WARPS_ACTIVE], v->m[M_ISSUE_ACTIVE]);
+}
+
+/*
  * Whether the coalescing hint also explains low throughput: the sectors
  * wasted reach the L2 (60% busy) or DRAM (1.15x the bytes needed). When
  * the L1 absorbs them (lab 03's naive grayscale: three 1-byte loads per
@@ -726,8 +756,11 @@ int prof_hints(const struct prof_view *v, unsigned groups, int *ids,
 		hint_latency(v, &h);
 	if (groups & WB_PROF_THROUGHPUT && !grid && !said(&h, H_COALESCING))
 		hint_instructions(v, &h);
-	if (groups & WB_PROF_STALLS)
+	if (groups & WB_PROF_STALLS) {
 		hint_stalls(v, &h);
+		if (!grid && !said(&h, H_LATENCY))
+			hint_scheduler(v, &h);
+	}
 	return h.n;
 }
 

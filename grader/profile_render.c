@@ -406,6 +406,55 @@ static void say_stall_total(const struct prof_view *v, int arg, char *b,
 			 v->m[M_STALL_TOTAL]);
 }
 
+/* The schedulers: how often one issued, and how many warps it could pick
+ * from (ncu's Scheduler Statistics). */
+static int cell_issue(const struct prof_view *v, int arg, char *b, size_t n)
+{
+	(void)arg;
+	return cell_fmt(b, n, prof_have(v, M_ISSUE_ACTIVE), "%.0f%%",
+			v->m[M_ISSUE_ACTIVE]);
+}
+
+static void say_issue(const struct prof_view *v, int arg, char *b, size_t n)
+{
+	double x = v->m[M_ISSUE_ACTIVE];
+
+	(void)arg;
+	if (!prof_have(v, M_ISSUE_ACTIVE))
+		return;
+	if (prof_have(v, M_WARPS_ACTIVE) && prof_have(v, M_STALL_TOTAL) &&
+	    v->m[M_STALL_TOTAL] > 0)
+		snprintf(b, n, "in %.0f%% of cycles no warp was ready: %.1f "
+			 "warps issuing every %.1f cycles each make %.2f "
+			 "instructions a cycle", 100 - x, v->m[M_WARPS_ACTIVE],
+			 v->m[M_STALL_TOTAL],
+			 v->m[M_WARPS_ACTIVE] / v->m[M_STALL_TOTAL]);
+	else
+		snprintf(b, n, "in %.0f%% of cycles no warp was ready", 100 - x);
+}
+
+static int cell_eligible(const struct prof_view *v, int arg, char *b,
+			 size_t n)
+{
+	(void)arg;
+	if (!prof_have(v, M_WARPS_ELIGIBLE) || !prof_have(v, M_WARPS_ACTIVE))
+		return cell_fmt(b, n, 0, "", 0);
+	snprintf(b, n, "%.2f/%.1f", v->m[M_WARPS_ELIGIBLE],
+		 v->m[M_WARPS_ACTIVE]);
+	return 1;
+}
+
+static void say_eligible(const struct prof_view *v, int arg, char *b,
+			 size_t n)
+{
+	(void)arg;
+	if (!prof_have(v, M_WARPS_ELIGIBLE) || !prof_have(v, M_WARPS_ACTIVE))
+		return;
+	snprintf(b, n, "of %.1f resident warps a scheduler had %.2f ready a "
+		 "cycle%s", v->m[M_WARPS_ACTIVE], v->m[M_WARPS_ELIGIBLE],
+		 v->m[M_WARPS_ELIGIBLE] < 1 ? ": under 1, it often waits" : "");
+}
+
 static int cell_stall(const struct prof_view *v, int reason, char *b, size_t n)
 {
 	int m = M_STALL_FIRST + reason;
@@ -452,6 +501,10 @@ static const struct row rows[] = {
 	{ WB_PROF_OCCUPANCY, "local-memory accesses", cell_local, ideal_text,
 	  say_local, I_0 },
 	{ WB_PROF_OCCUPANCY, "grid", cell_grid, NULL, say_grid, 0 },
+	{ WB_PROF_STALLS, "scheduler issue slots used", cell_issue, NULL,
+	  say_issue, 0 },
+	{ WB_PROF_STALLS, "warps eligible/active", cell_eligible, NULL,
+	  say_eligible, 0 },
 	{ WB_PROF_STALLS, "cycles between issues", cell_stall_total, NULL,
 	  say_stall_total, 0 },
 };

@@ -200,6 +200,8 @@ void report_table(FILE *f, const struct g_run *run)
 			run->dev.copy_gbps);
 	if (run->dev.dram_gbps > 0)
 		fprintf(f, "; DRAM peak %.0f GB/s", run->dev.dram_gbps);
+	if (run->dev.launch_us > 0)
+		fprintf(f, "; a kernel launch %.1f us", run->dev.launch_us);
 	fprintf(f, "\n%%SOL: the share of each exercise's speed of light, "
 		   "timed beside it (docs/grading.md, section 4)");
 	course_lines(f, run);

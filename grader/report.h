@@ -26,6 +26,9 @@ struct g_device {
 	double dram_gbps; /* the DRAM's peak from NVML (gpustate.c); 0: unknown */
 	double fp32_tflops; /* the CUDA cores' fp32 peak: NVML's clock, else
 			     * the device's own (devinfo); 0: unknown */
+	double launch_us;   /* an empty kernel queued behind others, this run
+			     * (devinfo); 0: unknown */
+	double launch_sync_us; /* one launched and waited for on the host */
 };
 
 struct g_row {

@@ -46,6 +46,8 @@ static const struct field dev_fields[] = {
 	FDBL(struct g_device, clock_mhz, "dev.clock_mhz"),
 	FDBL(struct g_device, dram_gbps, "dev.dram_gbps"),
 	FDBL(struct g_device, fp32_tflops, "dev.fp32_tflops"),
+	FDBL(struct g_device, launch_us, "dev.launch_us"),
+	FDBL(struct g_device, launch_sync_us, "dev.launch_sync_us"),
 };
 
 static const struct field row_fields[] = {

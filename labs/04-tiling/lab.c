@@ -7,6 +7,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 /* One runner links one submission file: the other entry points are NULL. */
 #pragma weak transpose
 #pragma weak matmul
+#pragma weak roofline
 #pragma weak peer_transpose
 #pragma weak peer_matmul
 
@@ -541,6 +543,440 @@ static void matmul_traffic(const struct wb_size *s, struct wb_traffic *t)
 	t->flops = 2 * m * n * k;
 }
 
+/* ---- roofline ---- */
+
+/*
+ * The lab's rule, as tiling.h and the README (section 11) state it.
+ * FLOPs: one multiply-add (2 flops) per term of c, none in a transpose.
+ * Bytes: a transpose reads and writes every element once; a matmul block
+ * loads the rows of a and the columns of b its tile of c needs, all k of
+ * them, and each element of c is stored once: a is read once per column
+ * of tiles, b once per row of tiles. The roofline's time is the longer
+ * of the FLOPs at the peak and the bytes at the bandwidth.
+ */
+static void lab_roofline(const struct roof_kernel *k, const struct roof_gpu *g,
+			 struct roof_pred *p)
+{
+	double m = (double)k->m, kk = (double)k->k, n = (double)k->n;
+	double tc, tm;
+
+	if (k->op == ROOF_TRANSPOSE) {
+		p->flops = 0;
+		p->bytes = 8 * m * n;
+	} else {
+		double col_tiles = (double)((k->n + k->tile_n - 1) / k->tile_n);
+		double row_tiles = (double)((k->m + k->tile_m - 1) / k->tile_m);
+
+		p->flops = 2 * m * n * kk;
+		p->bytes = 4 * (col_tiles * m * kk + row_tiles * kk * n + m * n);
+	}
+	p->intensity = p->flops / p->bytes;
+	tc = p->flops / (g->peak_gflops * 1e3);
+	tm = p->bytes / (g->bw_gbps * 1e3);
+	p->compute_bound = tc > tm;
+	p->time_us = p->compute_bound ? tc : tm;
+	p->gflops = p->flops / (p->time_us * 1e3);
+}
+
+/* One question: a kernel on a GPU. */
+struct roof_case {
+	struct roof_kernel k;
+	struct roof_gpu g;
+	int lab_kernel; /* index into roof_lab_kernels, or -1 */
+};
+
+/*
+ * The GPUs asked about beside this one: data-sheet fp32 peaks (boost
+ * clock, CUDA cores) and memory bandwidths. The T4 and the RTX 4090 are
+ * where a student may sit; the A100 has the lowest ridge, the H200 the
+ * highest bandwidth. Figures from NVIDIA's data sheets.
+ */
+static const struct {
+	const char *name;
+	struct roof_gpu g;
+} roof_sheet_gpus[] = {
+	{ "T4", { 8141, 320 } },
+	{ "RTX 4090", { 82580, 1008 } },
+	{ "A100 SXM 80GB", { 19500, 2039 } },
+	{ "H100 PCIe", { 51220, 2039 } },
+	{ "H100 SXM", { 66910, 3352 } },
+	{ "H200", { 66910, 4800 } },
+};
+
+#define ROOF_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The lab's matmul kernels, by the tile of c one block computes. */
+static const struct {
+	const char *what;
+	unsigned long long tile_m, tile_n;
+} roof_lab_kernels[] = {
+	{ "naive.cu (a thread per element)", 1, 1 },
+	{ "16 x 16 shared tiles (ladder 1)", 16, 16 },
+	{ "64 x 64 blocks, 4 x 4 per thread (ladder 3)", 64, 64 },
+	{ "the solution, 128 x 128 blocks", 128, 128 },
+};
+
+/* The lab's shapes asked about: the benchmarks first, then some the
+ * exercises check (m x k x n; a transpose's m x n). */
+static const struct wb_size roof_mm_shapes[] = {
+	{ "4096^3", { 4096, 4096, 4096 } },
+	{ "1000x1001x999", { 1000, 1001, 999 } },
+	{ "255x1000x257", { 255, 1000, 257 } },
+	{ "129x8x127", { 129, 8, 127 } },
+	{ "1x515x257", { 1, 515, 257 } },
+};
+static const struct wb_size roof_tp_shapes[] = {
+	{ "8192x8192", { 8192, 0, 8192 } },
+	{ "2047x2053", { 2047, 0, 2053 } },
+	{ "1x33", { 1, 0, 33 } },
+};
+
+/* The groups, by size index (n[0]). */
+enum { ROOF_LAB, ROOF_EDGES, ROOF_RANDOM };
+
+#define ROOF_MAX 1024
+#define ROOF_RANDOM_COUNT 1000
+
+struct roof_list {
+	struct roof_case *c;
+	int n;
+};
+
+static void roof_add(struct roof_list *l, int op, unsigned long long m,
+		     unsigned long long k, unsigned long long n,
+		     unsigned long long tm, unsigned long long tn,
+		     const struct roof_gpu *g, int lab_kernel)
+{
+	struct roof_case *c = &l->c[l->n++];
+
+	memset(c, 0, sizeof(*c));
+	c->k = (struct roof_kernel){ op, m, k, n, tm, tn };
+	c->g = *g;
+	c->lab_kernel = lab_kernel;
+}
+
+/*
+ * This GPU's roofs from what the driver reports: fp32 lanes x 2 flops x
+ * SMs x the highest SM clock (as devinfo computes it), and the memory's
+ * data-sheet bandwidth, 2 transfers per memory clock x the bus width.
+ * Returns 0, or -1 where the driver reports no memory clock.
+ */
+static int roof_this_gpu(struct roof_gpu *g)
+{
+	int dev, major, minor, sms, khz, mem_khz, bus_bits;
+
+	CUDA_CHECK(cudaGetDevice(&dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&major,
+					  cudaDevAttrComputeCapabilityMajor,
+					  dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&minor,
+					  cudaDevAttrComputeCapabilityMinor,
+					  dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&sms,
+					  cudaDevAttrMultiProcessorCount, dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate,
+					  dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits,
+					  cudaDevAttrGlobalMemoryBusWidth, dev));
+	if (mem_khz <= 0 || bus_bits <= 0 || khz <= 0)
+		return -1;
+	/* FP32 lanes per SM: 64 on Turing and the A100, 128 from sm_86. */
+	g->peak_gflops = 2.0 * sms * khz * 1e-6 *
+			 (major < 8 || (major == 8 && minor == 0) ? 64 : 128);
+	g->bw_gbps = 2.0 * mem_khz * 1e3 * (bus_bits / 8) / 1e9;
+	return 0;
+}
+
+/* The lab's kernels at its shapes, on this GPU (first) and the data
+ * sheets' GPUs. */
+static void roof_lab(struct roof_list *l)
+{
+	struct roof_gpu gpus[1 + ROOF_COUNT(roof_sheet_gpus)];
+	int ng = 0;
+
+	if (!roof_this_gpu(&gpus[0]))
+		ng++;
+	for (size_t i = 0; i < ROOF_COUNT(roof_sheet_gpus); i++)
+		gpus[ng++] = roof_sheet_gpus[i].g;
+	for (int g = 0; g < ng; g++) {
+		for (size_t s = 0; s < ROOF_COUNT(roof_mm_shapes); s++)
+			for (size_t t = 0; t < ROOF_COUNT(roof_lab_kernels); t++)
+				roof_add(l, ROOF_MATMUL,
+					 roof_mm_shapes[s].n[0],
+					 roof_mm_shapes[s].n[1],
+					 roof_mm_shapes[s].n[2],
+					 roof_lab_kernels[t].tile_m,
+					 roof_lab_kernels[t].tile_n, &gpus[g],
+					 s == 0 && g == 0 ? (int)t : -1);
+		for (size_t s = 0; s < ROOF_COUNT(roof_tp_shapes); s++)
+			roof_add(l, ROOF_TRANSPOSE, roof_tp_shapes[s].n[0], 1,
+				 roof_tp_shapes[s].n[2], 1, 1, &gpus[g], -1);
+	}
+}
+
+/*
+ * What the lab's kernels do not reach: tiles wider or taller than the
+ * matrix (one block row or column), non-square tiles and tiles of one
+ * row or column, k = 1 (the product is all stores), one element, the
+ * largest extents tiling.h allows, a transpose of one element, and tiles
+ * just either side of the H100's ridge.
+ */
+static void roof_edges(struct roof_list *l)
+{
+	const struct roof_gpu *h100 = &roof_sheet_gpus[4].g;
+	const struct roof_gpu *t4 = &roof_sheet_gpus[0].g;
+
+	roof_add(l, ROOF_MATMUL, 100, 300, 50, 128, 128, h100, -1);
+	roof_add(l, ROOF_MATMUL, 4096, 4096, 4096, 128, 64, h100, -1);
+	roof_add(l, ROOF_MATMUL, 4096, 4096, 4096, 64, 256, t4, -1);
+	roof_add(l, ROOF_MATMUL, 33, 4096, 4096, 1, 256, h100, -1);
+	roof_add(l, ROOF_MATMUL, 4096, 4096, 33, 256, 1, h100, -1);
+	roof_add(l, ROOF_MATMUL, 4096, 1, 4096, 128, 128, h100, -1);
+	roof_add(l, ROOF_MATMUL, 1, 1, 1, 1, 1, t4, -1);
+	roof_add(l, ROOF_MATMUL, 1, 1, 1, 128, 128, h100, -1);
+	roof_add(l, ROOF_MATMUL, 1000000, 1000, 1000, 128, 128, h100, -1);
+	roof_add(l, ROOF_MATMUL, 1000, 1000000, 1000, 32, 32, t4, -1);
+	roof_add(l, ROOF_MATMUL, 1000, 1000, 1000000, 1000, 7, t4, -1);
+	roof_add(l, ROOF_TRANSPOSE, 1, 1, 1, 1, 1, t4, -1);
+	roof_add(l, ROOF_TRANSPOSE, 1000000, 1, 2000, 32, 32, h100, -1);
+	/* H100 SXM's ridge is 19.96 flop/B: 64 x 64 tiles at 4096^3 reach
+	 * 15.9 (memory-bound), 96 x 96 23.7 (compute-bound) */
+	roof_add(l, ROOF_MATMUL, 4096, 4096, 4096, 96, 96, h100, -1);
+}
+
+/* Up to 2^k with k below `bits`, or below 1000: extents and tiles. */
+static unsigned long long roof_draw(struct wb_rng *rng, int bits)
+{
+	return wb_rng_below(rng, 2) ? 1 + wb_rng_below(rng, 1000) :
+				      1ull << wb_rng_below(rng, (uint64_t)bits);
+}
+
+/* Is the case within 1e-9 of the ridge, where rounding could decide? */
+static int roof_near_ridge(const struct roof_case *c)
+{
+	struct roof_pred p;
+	double tc, tm;
+
+	lab_roofline(&c->k, &c->g, &p);
+	tc = p.flops / (c->g.peak_gflops * 1e3);
+	tm = p.bytes / (c->g.bw_gbps * 1e3);
+	return fabs(tc - tm) <= 1e-9 * (tc > tm ? tc : tm);
+}
+
+/* Any case the contract allows, with extents up to 2^16 so that every
+ * count stays below 2^53, exact in a double whatever the order it is
+ * added in (2^49 FLOPs, 12 x 2^48 bytes at most); tiles up to 512; GPUs from 100 GFLOP/s and 50 GB/s
+ * to 200 TFLOP/s and 10 TB/s. */
+static void roof_random(struct roof_list *l, struct wb_rng *rng)
+{
+	while (l->n < ROOF_RANDOM_COUNT) {
+		struct roof_gpu g = {
+			100 + wb_rng_unit(rng) * 199900,
+			50 + wb_rng_unit(rng) * 9950,
+		};
+		int op = wb_rng_below(rng, 8) ? ROOF_MATMUL : ROOF_TRANSPOSE;
+
+		roof_add(l, op, roof_draw(rng, 17), roof_draw(rng, 17),
+			 roof_draw(rng, 17), roof_draw(rng, 10),
+			 roof_draw(rng, 10), &g, -1);
+		if (roof_near_ridge(&l->c[l->n - 1]))
+			l->n--;
+	}
+}
+
+_Static_assert(ROOF_RANDOM_COUNT <= ROOF_MAX, "ROOF_MAX holds every group");
+
+enum { RF_CASES, RF_PREDS };
+
+static int roofline_setup(struct wb_ctx *c)
+{
+	static struct roof_case scratch[ROOF_MAX];
+	struct roof_list l = { scratch, 0 };
+	struct roof_case *in;
+
+	switch (c->size->n[0]) {
+	case ROOF_LAB: roof_lab(&l); break;
+	case ROOF_EDGES: roof_edges(&l); break;
+	default: roof_random(&l, &c->rng);
+	}
+	in = wb_input(c, "cases", (size_t)l.n * sizeof(*in));
+	memcpy(in, scratch, (size_t)l.n * sizeof(*in));
+	wb_output(c, "predictions", (size_t)l.n * sizeof(struct roof_pred));
+	return 0;
+}
+
+static size_t roof_count(const struct wb_ctx *c)
+{
+	return c->buf[RF_CASES].bytes / sizeof(struct roof_case);
+}
+
+/* Your prediction for every case, copied to the output. Each call gets
+ * its own copy of the kernel and the GPU, and a poisoned prediction. */
+static int roofline_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	static struct roof_pred got[ROOF_MAX];
+	const struct roof_case *in = c->buf[RF_CASES].host;
+	size_t n = roof_count(c);
+
+	if (impl != WB_STUDENT || !roofline)
+		return WB_MISSING;
+	for (size_t i = 0; i < n; i++) {
+		struct roof_kernel k = in[i].k;
+		struct roof_gpu g = in[i].g;
+
+		memset(&got[i], 0xff, sizeof(got[i]));
+		roofline(&k, &g, &got[i]);
+	}
+	CUDA_CHECK(cudaMemcpy(wb_dev(c, RF_PREDS), got, n * sizeof(*got),
+			      cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/*
+ * FLOPs and bytes are whole numbers below 2^53, exact in a double:
+ * checked exactly. Intensity, time and GFLOP/s are a division or two of
+ * them, which any order of the same operations rounds within a few ulps:
+ * checked to 1e-12 relative. Which side of the ridge: exactly (no drawn
+ * case lies within 1e-9 of it, and on this GPU one that did would take
+ * either answer).
+ */
+#define ROOF_RTOL 1e-12
+
+static int roof_near(double got, double want)
+{
+	return fabs(got - want) <= ROOF_RTOL * fabs(want);
+}
+
+/* Does the prediction agree with the rule's? Either side of the ridge
+ * is right for a case on it (this GPU's roofs are not chosen). */
+static int roof_agrees(const struct roof_case *c, const struct roof_pred *got,
+		       const struct roof_pred *w)
+{
+	return got->flops == w->flops && got->bytes == w->bytes &&
+	       roof_near(got->intensity, w->intensity) &&
+	       (got->compute_bound == w->compute_bound ||
+		roof_near_ridge(c)) &&
+	       roof_near(got->time_us, w->time_us) &&
+	       roof_near(got->gflops, w->gflops);
+}
+
+/* A case in one line. */
+static void roof_describe(const struct roof_case *c, char *s, size_t len)
+{
+	const struct roof_kernel *k = &c->k;
+
+	if (k->op == ROOF_TRANSPOSE)
+		snprintf(s, len, "transpose %llu x %llu", k->m, k->n);
+	else
+		snprintf(s, len, "matmul %llu x %llu x %llu, tile %llu x %llu",
+			 k->m, k->k, k->n, k->tile_m, k->tile_n);
+	snprintf(s + strlen(s), len - strlen(s),
+		 " on a GPU of %.6g GFLOP/s and %.6g GB/s (ridge %.4g flop/B)",
+		 c->g.peak_gflops, c->g.bw_gbps,
+		 c->g.peak_gflops / c->g.bw_gbps);
+}
+
+static void roof_show(struct wb_ctx *c, const struct roof_pred *got,
+		      const struct roof_pred *w)
+{
+	wb_fail(c, "  you: %.17g flops, %.17g bytes, %.6g flop/B, %s-bound, "
+		   "%.6g us, %.6g GFLOP/s", got->flops, got->bytes,
+		got->intensity, got->compute_bound ? "compute" : "memory",
+		got->time_us, got->gflops);
+	wb_fail(c, "  the rule: %.17g flops, %.17g bytes, %.6g flop/B, "
+		   "%s-bound, %.6g us, %.6g GFLOP/s", w->flops, w->bytes,
+		w->intensity, w->compute_bound ? "compute" : "memory",
+		w->time_us, w->gflops);
+}
+
+/* The lab's kernels on this GPU at 4096^3, yours beside the rule's. */
+static void roof_print_bench(const struct roof_case *in,
+			     const struct roof_pred *got, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct roof_pred w;
+		int t = in[i].lab_kernel;
+
+		if (t < 0)
+			continue;
+		if (t == 0)
+			printf("  on this GPU (%.1f TFLOP/s fp32, %.0f GB/s on "
+			       "its data sheet; ridge %.1f flop/B), matmul "
+			       "4096^3:\n", in[i].g.peak_gflops / 1e3,
+			       in[i].g.bw_gbps,
+			       in[i].g.peak_gflops / in[i].g.bw_gbps);
+		lab_roofline(&in[i].k, &in[i].g, &w);
+		printf("    %s: yours %.2f flop/B, %s-bound, %.1f TFLOP/s; "
+		       "the rule %.2f flop/B, %s-bound, %.1f TFLOP/s\n",
+		       roof_lab_kernels[t].what, got[i].intensity,
+		       got[i].compute_bound ? "compute" : "memory",
+		       got[i].gflops / 1e3, w.intensity,
+		       w.compute_bound ? "compute" : "memory", w.gflops / 1e3);
+	}
+	printf("  (measure: make grade LAB=tiling EX=matmul gives TFLOP/s; "
+	       "the README's section 11 has the ncu metrics)\n");
+}
+
+/* The rule must give the lab's own minimum bytes (traffic()) for a tile
+ * that covers the whole matrix: if not, the lab is wrong, not you. */
+static int roof_rule_consistent(struct wb_ctx *c)
+{
+	const struct roof_gpu *g = &roof_sheet_gpus[0].g;
+	const struct wb_size *s = &roof_mm_shapes[0];
+	struct roof_kernel mk = { ROOF_MATMUL, s->n[0], s->n[1], s->n[2],
+				  s->n[0], s->n[2] };
+	struct wb_size ts = { "t", { roof_tp_shapes[0].n[0],
+				     roof_tp_shapes[0].n[2] } };
+	struct roof_kernel tk = { ROOF_TRANSPOSE, ts.n[0], 1, ts.n[1], 1, 1 };
+	struct wb_traffic mt = { 0 }, tt = { 0 };
+	struct roof_pred mp, tp;
+
+	lab_roofline(&mk, g, &mp);
+	lab_roofline(&tk, g, &tp);
+	matmul_traffic(s, &mt);
+	transpose_traffic(&ts, &tt);
+	if (mp.bytes == mt.read + mt.write && mp.flops == mt.flops &&
+	    tp.bytes == tt.read + tt.write)
+		return 0;
+	wb_fail(c, "the lab's rule and traffic() disagree (a bug in "
+		   "labs/04-tiling/lab.c)");
+	return -1;
+}
+
+/* The wrong cases shown: each takes three lines. */
+#define ROOF_SHOWN 3
+
+static void roofline_check(struct wb_ctx *c)
+{
+	const struct roof_case *in = c->buf[RF_CASES].host;
+	const struct roof_pred *got = c->buf[RF_PREDS].host;
+	size_t n = roof_count(c), bad = 0;
+	int shown = 0;
+
+	if (roof_rule_consistent(c))
+		return;
+	if (c->size->n[0] == ROOF_LAB)
+		roof_print_bench(in, got, n);
+	for (size_t i = 0; i < n; i++) {
+		struct roof_pred w;
+		char what[256];
+
+		lab_roofline(&in[i].k, &in[i].g, &w);
+		if (roof_agrees(&in[i], &got[i], &w))
+			continue;
+		if (shown++ < ROOF_SHOWN) {
+			roof_describe(&in[i], what, sizeof(what));
+			wb_fail(c, "case %zu: %s", i, what);
+			roof_show(c, &got[i], &w);
+		}
+		bad++;
+	}
+	if (bad)
+		wb_fail(c, "%zu of %zu cases wrong (flops and bytes exact, the "
+			   "rest to 1e-12)", bad, n);
+}
+
 /* ---- the table: every knob of this lab, with its reason ---- */
 
 /*
@@ -582,6 +1018,17 @@ static void matmul_traffic(const struct wb_size *s, struct wb_traffic *t)
 	{ "255x1000x257", { 255, 1000, 257 } },                             \
 	{ "1000x1001x999", { 1000, 1001, 999 } },                           \
 	{ "1024x1024x1024", { 1024, 1024, 1024 } }
+
+/*
+ * roofline sizes: one group of cases each, named by its label: the lab's
+ * matmul kernels (naive.cu, the ladder's tiles, the solution's) and its
+ * transpose at the benchmark and some checked shapes, on this GPU and
+ * six data sheets' GPUs; then what those do not reach (hand-made); then
+ * 1000 cases drawn from the run's seed.
+ */
+#define ROOFLINE_SIZES                                                     \
+	{ "lab", { ROOF_LAB } }, { "hand-made", { ROOF_EDGES } },           \
+	{ "random", { ROOF_RANDOM } }
 
 /*
  * Technique rules (docs/adding-a-lab.md): tiles in shared memory are the
@@ -680,6 +1127,20 @@ static const struct wb_exercise exercises[] = {
 		 * run times it); the report shows TFLOP/s beside GB/s. */
 		.traffic = matmul_traffic,
 		.rules = { MUST_SHARED, NO_LIBRARY_TILING, NO_TENSOR_CORES },
+	},
+	{
+		.name = "roofline",
+		.title = "arithmetic intensity and the roofline, predicted",
+		.kind = WB_CORRECTNESS,
+		.sizes = { ROOFLINE_SIZES },
+		/* A few formulas in host code, as sectors (lab 03) and
+		 * passes (lab 07): half an exercise. */
+		.points_correct = 50,
+		/* ~1,000 cases of host code; 60 s only stops hangs. */
+		.timeout_s = 60,
+		.setup = roofline_setup,
+		.run = roofline_run,
+		.check = roofline_check,
 	},
 };
 

@@ -35,6 +35,41 @@ void transpose(const float *a, float *b, size_t rows, size_t cols);
 void matmul(const float *a, const float *b, float *c, size_t m, size_t k,
 	    size_t n);
 
+/*
+ * Exercise 3, roofline: a kernel of this lab, as the roofline model sees
+ * it. op is ROOF_MATMUL (c = a b, a m x k, b k x n) or ROOF_TRANSPOSE
+ * (a m x n into b n x m; k unused). A matmul block computes a tile_m x
+ * tile_n tile of c, loading every row of a and column of b its tile
+ * needs, k deep, from global memory; tile 1 x 1 is naive.cu's thread per
+ * element of c. Every extent and tile is at least 1.
+ */
+enum { ROOF_MATMUL, ROOF_TRANSPOSE };
+
+struct roof_kernel {
+	int op;
+	unsigned long long m, k, n;
+	unsigned long long tile_m, tile_n;
+};
+
+/* A GPU's two roofs: fp32 peak (GFLOP/s) and memory bandwidth (GB/s). */
+struct roof_gpu {
+	double peak_gflops;
+	double bw_gbps;
+};
+
+/* What you predict for one kernel on one GPU. */
+struct roof_pred {
+	double flops;      /* floating-point operations (an FMA is 2) */
+	double bytes;      /* bytes loaded from and stored to global memory */
+	double intensity;  /* flops per byte */
+	int compute_bound; /* 1 right of the ridge, 0 left of it */
+	double time_us;    /* the roofline's least time, microseconds */
+	double gflops;     /* attainable GFLOP/s: flops over that time */
+};
+
+void roofline(const struct roof_kernel *k, const struct roof_gpu *g,
+	      struct roof_pred *p);
+
 /* The naive references the grader times against (naive.cu). */
 void naive_transpose(const float *a, float *b, size_t rows, size_t cols);
 void naive_matmul(const float *a, const float *b, float *c, size_t m,

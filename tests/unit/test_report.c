@@ -147,6 +147,8 @@ static int setup(void **state)
 		 "NVIDIA H100 80GB HBM3");
 	fx->run.dev.cc = 90;
 	fx->run.dev.copy_gbps = 400;
+	fx->run.dev.launch_us = 2.3;
+	fx->run.dev.launch_sync_us = 6.5;
 	*state = fx;
 	return 0;
 }
@@ -187,7 +189,7 @@ static json_t *load_json(struct fixture *fx)
 static void json_parses_with_gradescope_fields(void **state)
 {
 	struct fixture *fx = *state;
-	json_t *root = load_json(fx), *tests;
+	json_t *root = load_json(fx), *tests, *dev;
 
 	assert_true(json_is_object(root));
 	assert_true(json_is_number(json_object_get(root, "score")));
@@ -195,6 +197,19 @@ static void json_parses_with_gradescope_fields(void **state)
 	assert_string_equal(json_string_value(json_object_get(root,
 							      "visibility")),
 			    "visible");
+	/* The device, for scripts, and its launch cost in the header text
+	 * beside the copy bandwidth (issue 17: small shapes). */
+	dev = json_object_get(json_object_get(root, "extra_data"), "device");
+	assert_true(json_is_object(dev));
+	assert_string_equal(str(dev, "name"), "NVIDIA H100 80GB HBM3");
+	assert_near(json_number_value(json_object_get(dev, "copy_gbps")), 400, 0);
+	assert_near(json_number_value(json_object_get(dev, "launch_us")), 2.3,
+		    0);
+	assert_near(json_number_value(json_object_get(dev, "launch_sync_us")),
+		    6.5, 0);
+	assert_non_null(strstr(str(root, "output"),
+			       "copy 400 GB/s, a kernel launch 2.3 us measured "
+			       "now"));
 	tests = json_object_get(root, "tests");
 	assert_true(json_is_array(tests));
 	assert_int_equal(json_array_size(tests), NROWS);

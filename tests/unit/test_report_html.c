@@ -96,6 +96,8 @@ static int setup(void **state)
 	fx->run.dev.copy_gbps = 3000;
 	fx->run.dev.dram_gbps = 3350;
 	fx->run.dev.fp32_tflops = 66.9;
+	fx->run.dev.launch_us = 2.5;
+	fx->run.dev.launch_sync_us = 7;
 	snprintf(fx->run.condition, sizeof(fx->run.condition),
 		 "GPU at start: 35 C\nGPU at end: 52 C");
 	*state = fx;
@@ -146,6 +148,8 @@ static void runfile_reads_back_what_it_wrote(void **state)
 	assert_string_equal(rf.run.source, "labs");
 	assert_string_equal(rf.run.dev.name, "NVIDIA H100 80GB HBM3");
 	assert_near(rf.run.dev.fp32_tflops, 66.9, 0);
+	assert_near(rf.run.dev.launch_us, 2.5, 0);
+	assert_near(rf.run.dev.launch_sync_us, 7, 0);
 	assert_string_equal(rf.run.condition, fx->run.condition);
 	/* Every byte of the hostile detail survives the escaping. */
 	assert_string_equal(rf.run.rows[2].res.details[0], evil);
@@ -326,6 +330,9 @@ static void page_shows_the_run(void **state)
 	assert_contains(html, "data-verdict=\"NOT_IMPLEMENTED\"");
 	assert_contains(html, "data-roof=\"fp32\" data-tflops=\"66.9\"");
 	assert_contains(html, "data-roof=\"copy\" data-gbps=\"3000\"");
+	/* The launch cost beside the copy bandwidth (issue 17). */
+	assert_contains(html, "a kernel launch <span data-launch-us=\"2.5\">"
+			"2.5 us</span>");
 	assert_contains(html, "<b>Technique</b><pre class=\"tech\">technique: ok");
 	assert_contains(html, "<b>Sanitizers</b>");
 	assert_contains(html, "GPU at start: 35 C\nGPU at end: 52 C");
