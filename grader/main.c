@@ -535,8 +535,14 @@ static int sanitize_with(const struct san_tool *t, struct g_result *r,
 			 t->name, SANITIZE_TIMEOUT_S);
 		return -1;
 	}
-	if (!pr.exited || pr.code != SAN_FOUND_EXIT)
-		return 0;
+	if (!pr.exited || (pr.code != SAN_FOUND_EXIT && pr.code != 0)) {
+		g_detail(r, "sanitizers: %s ended with %s %d (see %s): not "
+			    "checked", t->name, pr.exited ? "status" : "signal",
+			 pr.exited ? pr.code : pr.signo, out);
+		return -1;
+	}
+	if (pr.code == 0)
+		return san_record_passed(t, res, r);
 	text = read_file(out, 1 << 20);
 	n = text ? san_condense(text, lines, SAN_LINES) : 0;
 	free(text);

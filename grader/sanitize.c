@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "sanitize.h"
+#include "proc.h"
 #include "record.h"
 
 #include <stdio.h>
@@ -127,8 +128,8 @@ enum wb_verdict san_run_plan(unsigned plan, unsigned required,
 		if (found > 0)
 			return r->verdict;
 		if (found < 0 && (required & (1u << i))) {
-			snprintf(why, sizeof(why), "%s did not finish",
-				 san_tools[i].name);
+			snprintf(why, sizeof(why), "%s could not check it "
+				 "(above: why)", san_tools[i].name);
 			return unchecked(r, required, why);
 		}
 		if (found < 0)
@@ -157,6 +158,32 @@ void san_note_required(unsigned required, const char *path,
 		g_detail(r, "sanitizers: a grade runs compute-sanitizer %s on "
 			    "it every time, and none was found here: graded "
 			    "here, it would earn nothing", names);
+}
+
+/*
+ * The tool found nothing: did the exercise pass under it (its record in
+ * res)? 0 if so; -1, said, if it ended otherwise (WRONG, CRASH, ... at
+ * the small sizes, or no record): the tool could not vouch for it.
+ */
+int san_record_passed(const struct san_tool *t, const char *res,
+		      struct g_result *r)
+{
+	static struct g_result under; /* large: not on the stack */
+	char *text = read_file(res, 1 << 20);
+
+	memset(&under, 0, sizeof(under));
+	if (text)
+		g_parse_record(text, &under);
+	free(text);
+	if (under.complete && under.verdict == WB_V_PASS)
+		return 0;
+	g_detail(r, "sanitizers: under %s the exercise %s%s (its record: %s): "
+		    "not checked", t->name,
+		 under.complete ? "was " : "left no complete result",
+		 under.complete ? wb_verdict_label(under.verdict) : "", res);
+	if (under.complete && under.ndetails)
+		g_detail(r, "  %s", under.details[0]);
+	return -1;
 }
 
 /* Is dir/name an executable file? Then it is copied to buf. */

@@ -8,9 +8,10 @@
  * (SANITIZE=1), or under the tools its table's .sanitize names (every
  * grade). A finding turns the verdict into MEMCHECK, RACE or SYNC and costs
  * the exercise its points; the tool's first report is condensed to a few
- * lines. A tool the table requires that cannot run (no compute-sanitizer,
- * or it did not finish) is GRADER ERROR: a grade that could not look for
- * the race the exercise is about awards nothing.
+ * lines. A tool the table requires that cannot vouch for the exercise (no
+ * compute-sanitizer; it did not finish or failed; the exercise did not
+ * pass under it) is GRADER ERROR: a grade that could not look for the race
+ * the exercise is about awards nothing.
  */
 #ifndef GRADER_SANITIZE_H
 #define GRADER_SANITIZE_H
@@ -45,7 +46,8 @@ int san_condense(const char *text, char out[][G_DETAIL_LEN], int max);
 unsigned san_plan(int all, unsigned required);
 
 /* One tool on one exercise: 0 clean, 1 found (verdict and report in r),
- * -1 it could not say (it did not finish). */
+ * -1 it could not say, and why in r's details (it did not finish, it
+ * failed, or the exercise did not pass under it). */
 typedef int san_run_fn(const struct san_tool *t, struct g_result *r,
 		       void *arg);
 
@@ -59,6 +61,15 @@ typedef int san_run_fn(const struct san_tool *t, struct g_result *r,
 enum wb_verdict san_run_plan(unsigned plan, unsigned required,
 			     const char *path, const char *shown_path,
 			     san_run_fn *run, void *arg, struct g_result *r);
+
+/*
+ * A tool that found nothing (exit status 0): did the exercise PASS under
+ * it, by its result record at res? 0 if so; -1 if not (WRONG or CRASH at
+ * the small sizes, or no complete record), with why in r's details: the
+ * tool could not vouch for it.
+ */
+int san_record_passed(const struct san_tool *t, const char *res,
+		      struct g_result *r);
 
 /* Build-only mode: say that a grade will run the required tools, and
  * whether compute-sanitizer (path, or NULL) is there to run them. */

@@ -266,7 +266,7 @@ static void unfinished_tool_fails_only_when_required(void **state)
 	(void)state;
 	assert_int_equal(san_run_plan(RACE_SYNC, RACE_SYNC, "/cs", "/cs",
 				      fake_run, &f, &r), WB_V_ERROR);
-	assert_true(details_contain(&r, "racecheck did not finish"));
+	assert_true(details_contain(&r, "racecheck could not check it"));
 
 	f.asked = 0;
 	r = passed();
@@ -274,6 +274,47 @@ static void unfinished_tool_fails_only_when_required(void **state)
 				      &r), WB_V_PASS);
 	assert_int_equal(f.asked, SAN_ALL);
 	assert_true(details_contain(&r, "memcheck and synccheck found nothing"));
+}
+
+/* A clean tool run counts only when the exercise passed under it. */
+static void clean_run_needs_a_passing_record(void **state)
+{
+	char *dir = unit_tmpdir(), res[512];
+	struct g_result r = passed();
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	snprintf(res, sizeof(res), "%s/lockstep.racecheck.result", dir);
+	f = fopen(res, "w");
+	assert_non_null(f);
+	fputs("seed 1\nsize 1x1 ok\nverdict PASS\nend\n", f);
+	fclose(f);
+	assert_int_equal(san_record_passed(&san_tools[1], res, &r), 0);
+	assert_int_equal(r.ndetails, 0);
+
+	f = fopen(res, "w");
+	assert_non_null(f);
+	fputs("seed 1\ndetail y[0] = 2, expected 1\nverdict WRONG\nend\n", f);
+	fclose(f);
+	assert_int_equal(san_record_passed(&san_tools[1], res, &r), -1);
+	assert_true(details_contain(&r, "under racecheck the exercise was WRONG"));
+	assert_true(details_contain(&r, "y[0] = 2"));
+	assert_int_equal(r.verdict, WB_V_PASS); /* san_run_plan decides */
+
+	r = passed();
+	f = fopen(res, "w");
+	assert_non_null(f);
+	fputs("seed 1\nsize 1x1 ok\n", f); /* cut short: no verdict */
+	fclose(f);
+	assert_int_equal(san_record_passed(&san_tools[2], res, &r), -1);
+	assert_true(details_contain(&r, "left no complete result"));
+
+	remove(res);
+	r = passed();
+	assert_int_equal(san_record_passed(&san_tools[2], res, &r), -1);
+	rmdir(dir);
+	free(dir);
 }
 
 /* san_locate: a path given, then CUDA_HOME's bin, then PATH; only an
@@ -331,6 +372,7 @@ int main(void)
 		cmocka_unit_test(required_clean_says_so),
 		cmocka_unit_test(missing_tool_fails_only_when_required),
 		cmocka_unit_test(unfinished_tool_fails_only_when_required),
+		cmocka_unit_test(clean_run_needs_a_passing_record),
 		cmocka_unit_test(locate_finds_the_tool),
 	};
 
