@@ -95,9 +95,10 @@ static enum wb_verdict unchecked(struct g_result *r, unsigned required,
 
 	tool_names(required, names, sizeof(names));
 	r->verdict = WB_V_ERROR;
-	g_detail(r, "this exercise is graded only under compute-sanitizer %s "
-		    "(a race here usually gives the right answer), and %s: "
-		    "no points until it runs", names, why);
+	g_detail(r, "sanitizers: this exercise is graded only under "
+		    "compute-sanitizer %s (a race here usually gives the right "
+		    "answer): no points until they run", names);
+	g_detail(r, "  %s", why);
 	return r->verdict;
 }
 
@@ -105,7 +106,7 @@ enum wb_verdict san_run_plan(unsigned plan, unsigned required,
 			     const char *path, const char *shown_path,
 			     san_run_fn *run, void *arg, struct g_result *r)
 {
-	char names[64], why[160];
+	char names[64], why[G_DETAIL_LEN - 8];
 
 	if (!plan)
 		return r->verdict;
