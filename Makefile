@@ -32,7 +32,9 @@
 #   TIMEOUT  cap every exercise's time limit at this many seconds
 #   SANITIZE=1  also run each passing exercise at its small sizes under
 #          compute-sanitizer memcheck, racecheck and synccheck (SANITIZER=
-#          its path; default: next to nvcc, else on PATH)
+#          its path; default: next to nvcc, else on PATH). Exercises whose
+#          lesson is a race (lab 02's lockstep) always run the tools their
+#          table names, and earn nothing where compute-sanitizer is missing
 #   PROFILE=1  also profile each passing speed exercise under Nsight Compute
 #          after it is graded, and attach the metrics and hints to the report
 #          (NCU= its path; default: on PATH, else in the CUDA Toolkit)
@@ -253,7 +255,7 @@ GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              --calibrations calibrations \
              $(if $(LAB),--lab "$(LAB)") $(if $(EX),--ex $(EX)) $(if $(SEED),--seed $(SEED)) \
              $(if $(TIMEOUT),--timeout-cap $(TIMEOUT)) \
-             $(if $(SANITIZE),--sanitizer $(SANITIZER)) \
+             $(if $(SANITIZE),--sanitizer $(SANITIZER),--sanitizer-path $(SANITIZER)) \
              $(if $(SIZE),--size '$(SIZE)') \
              $(if $(PROFILE),--ncu "$(NCU)") \
              $(if $(COURSE),--course $(COURSE)) \

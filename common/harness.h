@@ -82,6 +82,18 @@
 #define WB_PROF_STALLS     (1u << 5) /* the top warp stall reasons */
 #define WB_PROF_DEFAULT (WB_PROF_THROUGHPUT | WB_PROF_OCCUPANCY | WB_PROF_STALLS)
 
+/*
+ * compute-sanitizer tools an exercise always runs once it passes, whatever
+ * SANITIZE= says (its .sanitize): for an exercise whose lesson is a race
+ * that usually gives the right answer (lab 02's lockstep), a plain grade
+ * cannot tell the fix from the bug. Where a tool cannot run (no
+ * compute-sanitizer, or it does not finish), the exercise earns nothing:
+ * GRADER ERROR (docs/grading.md, "Sanitizers").
+ */
+#define WB_SAN_MEMCHECK  (1u << 0)
+#define WB_SAN_RACECHECK (1u << 1) /* shared-memory hazards */
+#define WB_SAN_SYNCCHECK (1u << 2) /* barrier and __syncwarp misuse */
+
 enum wb_kind {
 	WB_SPEED,       /* correctness gates, then speedup over naive scores */
 	WB_CORRECTNESS, /* correctness only */
@@ -219,6 +231,8 @@ struct wb_exercise {
 					      * naive are instruction-bound */
 	unsigned profile;                    /* WB_PROF_* groups make profile
 					      * shows (0: WB_PROF_DEFAULT) */
+	unsigned sanitize;                   /* WB_SAN_* tools run on every
+					      * grade, not only SANITIZE=1 */
 	double timeout_s;                    /* the whole exercise process */
 	size_t work_bytes;                   /* scratch given to the entry */
 

@@ -446,11 +446,29 @@ static void grade(const struct wb_exercise *ex, uint64_t seed, enum mode m)
 	wb_finish(v, 0);
 }
 
+/* "sanitize NAME racecheck,synccheck": the tools every grade runs. */
+static void list_sanitize(const struct wb_exercise *ex)
+{
+	static const char *const tool[] = { "memcheck", "racecheck",
+					    "synccheck" };
+	const char *sep = "";
+
+	printf("sanitize %s ", ex->name);
+	for (unsigned t = 0; t < 3; t++) {
+		if (!(ex->sanitize & (1u << t)))
+			continue;
+		printf("%s%s", sep, tool[t]);
+		sep = ",";
+	}
+	printf("\n");
+}
+
 /*
  * The lab's table, for the driver: "exercise NAME KIND POINTS_CORRECT
  * POINTS_SPEED TIMEOUT TITLE", then per speed exercise its tiers ("tier
  * NAME SHARE POINTS": shares of the ideal time), what the ideal is
- * ("ideal NAME dram|peer|instr SPEEDUP") and its benchmark shapes.
+ * ("ideal NAME dram|peer|instr SPEEDUP"), its benchmark shapes and, for
+ * an exercise that always runs compute-sanitizer tools, which ones.
  */
 static void list(void)
 {
@@ -472,6 +490,8 @@ static void list(void)
 		for (int b = 0; b < WB_MAX_BENCH && ex->bench[b].label; b++)
 			printf("%s%s", b ? "+" : "", ex->bench[b].label);
 		printf("%s\n", ex->bench[0].label ? "" : "-");
+		if (ex->sanitize)
+			list_sanitize(ex);
 	}
 }
 

@@ -56,7 +56,7 @@ cuda_ver=$("$NVCC" --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\.\([0-
 for tool in ncu compute-sanitizer cuobjdump; do
 	case $tool in
 	ncu) pkg=cuda-nsight-compute what="Nsight Compute (make profile)" ;;
-	compute-sanitizer) pkg=cuda-sanitizer what="the sanitizers (SANITIZE=1)" ;;
+	compute-sanitizer) pkg=cuda-sanitizer what="the sanitizers (SANITIZE=1; lab 02's lockstep)" ;;
 	cuobjdump) pkg=cuda-cuobjdump what="the SASS technique rules" ;;
 	esac
 	p=$(command -v "$tool" 2>/dev/null)

@@ -69,6 +69,8 @@ struct g_spec {
 	struct g_rule rules[G_MAX_RULES]; /* technique rules (inspect.h) */
 	int nrules;
 	int bad_rules;                    /* rules the driver could not read */
+	unsigned sanitize;      /* tools every grade runs: bit i is
+				 * san_tools[i] (sanitize.h) */
 };
 
 /* Phases a runner may report (result.h's "phase" lines). */

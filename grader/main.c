@@ -62,7 +62,10 @@ struct options {
 	const char *lab;
 	const char *ex;
 	const char *devinfo;
-	const char *sanitizer; /* compute-sanitizer's path, or NULL: not asked */
+	const char *sanitizer; /* compute-sanitizer's path as given, or NULL */
+	int sanitize_all;      /* --sanitizer (SANITIZE=1): every exercise */
+	char sanitizer_at[PATH_LEN]; /* where it is, found at the start */
+	const char *sanitizer_found; /* sanitizer_at, or NULL: none found */
 	unsigned long long seed;
 	int have_seed;
 	double timeout_cap; /* 0: each exercise's own timeout */
@@ -90,6 +93,13 @@ struct options {
 	const char *solutions_run; /* their report.run, for report.html */
 };
 
+/* What sanitize_with() needs beside the tool. */
+struct san_job {
+	const struct options *o;
+	char *runner;
+	const char *exercise;
+};
+
 /* Nsight Compute's state across exercises (grader/ncu.c). */
 static struct ncu_ctx prof;
 
@@ -102,6 +112,9 @@ static int usage(void)
 		"[--devinfo PATH]\n"
 		"              [--timeout-cap SECONDS]\n"
 		"              [--sanitizer PATH-TO-COMPUTE-SANITIZER] [--size LABEL]\n"
+		"              [--sanitizer-path PATH]  (where it is, for the "
+		"exercises\n"
+		"               that always run it; looked for when not given)\n"
 		"              [--course FILE]\n"
 		"              [--ncu PATH]  (profile each passing speed exercise)\n"
 		"              [--reference-cache DIR] [--lockdown 0|1]\n"
@@ -148,8 +161,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->ex = *v ? v : NULL;
 		else if (!strcmp(a, "--devinfo"))
 			o->devinfo = v;
-		else if (!strcmp(a, "--sanitizer"))
+		else if (!strcmp(a, "--sanitizer")) {
 			o->sanitizer = *v ? v : NULL;
+			o->sanitize_all = !!*v;
+		} else if (!strcmp(a, "--sanitizer-path") && !o->sanitize_all)
+			o->sanitizer = *v ? v : NULL;
+		else if (!strcmp(a, "--sanitizer-path"))
+			; /* --sanitizer's path wins */
 		else if (!strcmp(a, "--timeout-cap"))
 			o->timeout_cap = atof(v);
 		else if (!strcmp(a, "--course"))
@@ -495,31 +513,39 @@ static void judge_process(struct g_result *r, const struct proc_result *pr,
 	free(tail);
 }
 
-/* Run one sanitizer tool; 1 and the finding in r when it reports one. */
-static int sanitize_with(const struct options *o, const struct san_tool *t,
-			 char *runner, struct g_row *row)
+/* Run one sanitizer tool (san_run_fn): 1 and the finding in r when it
+ * reports one, -1 when it does not finish. */
+static int sanitize_with(const struct san_tool *t, struct g_result *r,
+			 void *arg)
 {
+	const struct san_job *job = arg;
+	const struct options *o = job->o;
 	char out[PATH_LEN + 32], res[PATH_LEN + 32], seed[32], code[8];
-	char *argv[] = { (char *)o->sanitizer, "--tool", (char *)t->name,
-			 "--error-exitcode", code, runner, "--exercise",
-			 row->spec.name, "--seed", seed, "--result", res,
+	char *argv[] = { (char *)o->sanitizer_found, "--tool", (char *)t->name,
+			 "--error-exitcode", code, job->runner, "--exercise",
+			 (char *)job->exercise, "--seed", seed, "--result", res,
 			 "--mode", "quick", "--exact", NULL };
 	char lines[SAN_LINES][G_DETAIL_LEN], *text;
-	struct g_result *r = &row->res;
 	struct proc_result pr;
 	int n;
 
-	snprintf(out, sizeof(out), "%s.%s.out", runner, t->name);
-	snprintf(res, sizeof(res), "%s.%s.result", runner, t->name);
+	snprintf(out, sizeof(out), "%s.%s.out", job->runner, t->name);
+	snprintf(res, sizeof(res), "%s.%s.result", job->runner, t->name);
 	snprintf(seed, sizeof(seed), "%llu", o->seed);
 	snprintf(code, sizeof(code), "%d", SAN_FOUND_EXIT);
 	if (proc_run(argv, out, SANITIZE_TIMEOUT_S, &pr) < 0 || pr.timed_out) {
 		g_detail(r, "sanitizers: %s did not finish in %.0f s: not checked",
 			 t->name, SANITIZE_TIMEOUT_S);
-		return 0;
+		return -1;
 	}
-	if (!pr.exited || pr.code != SAN_FOUND_EXIT)
-		return 0;
+	if (!pr.exited || (pr.code != SAN_FOUND_EXIT && pr.code != 0)) {
+		g_detail(r, "sanitizers: %s ended with %s %d (see %s): not "
+			    "checked", t->name, pr.exited ? "status" : "signal",
+			 pr.exited ? pr.code : pr.signo, out);
+		return -1;
+	}
+	if (pr.code == 0)
+		return san_record_passed(t, res, r);
 	text = read_file(out, 1 << 20);
 	n = text ? san_condense(text, lines, SAN_LINES) : 0;
 	free(text);
@@ -531,19 +557,19 @@ static int sanitize_with(const struct options *o, const struct san_tool *t,
 	return 1;
 }
 
-/* An exercise that passed, once more under each sanitizer tool. */
+/*
+ * An exercise that passed, once more under the sanitizer tools SANITIZE=1
+ * asks for and those its table requires (san_run_plan(): a required tool
+ * that cannot run is GRADER ERROR).
+ */
 static void sanitize(const struct options *o, char *runner, struct g_row *row)
 {
-	if (!exists(o->sanitizer)) {
-		g_detail(&row->res, "sanitizers: not run (no compute-sanitizer at "
-				    "%s)", o->sanitizer);
-		return;
-	}
-	for (int i = 0; i < 3; i++)
-		if (sanitize_with(o, &san_tools[i], runner, row))
-			return;
-	g_detail(&row->res, "sanitizers: memcheck, racecheck and synccheck "
-			    "found nothing at the small sizes");
+	struct san_job job = { o, runner, row->spec.name };
+
+	san_run_plan(san_plan(o->sanitize_all, row->spec.sanitize),
+		     row->spec.sanitize, o->sanitizer_found,
+		     o->sanitizer ? o->sanitizer : "its usual places",
+		     sanitize_with, &job, &row->res);
 }
 
 static void run_exercise(const struct options *o, const struct g_device *dev,
@@ -592,6 +618,7 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 		/* REJECTED (inspect.h): the file is never run. */
 	} else if (o->mode == G_BUILD_ONLY) {
 		/* SKELETON or BUILT: g_inspect_runner() decided it. */
+		san_note_required(row->spec.sanitize, o->sanitizer_found, r);
 	} else if (need_ref && reference_run(o->build_dir, o->reference_dir,
 					      o->seed, dev, row)) {
 		r->verdict = WB_V_ERROR;
@@ -633,8 +660,7 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 			if (o->mode == G_BENCH && r->ref.peer.have)
 				r->t[G_PEER] = r->ref.peer;
 			reference_check(r);
-			if (o->sanitizer && o->mode == G_GRADE &&
-			    r->verdict == WB_V_PASS)
+			if (o->mode == G_GRADE && r->verdict == WB_V_PASS)
 				sanitize(o, runner, row);
 			/* After the timed grade, so it never disturbs it. */
 			if (o->ncu && o->mode == G_GRADE && row->spec.speed &&
@@ -872,6 +898,11 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o))
 		return usage();
+	/* Some exercises always run compute-sanitizer: find it once. */
+	o.sanitizer_found = san_locate(o.sanitizer, getenv("CUDA_HOME") ?
+				       getenv("CUDA_HOME") : "/usr/local/cuda",
+				       getenv("PATH"), o.sanitizer_at,
+				       sizeof(o.sanitizer_at));
 	if (o.reference_dir)
 		mkdir(o.reference_dir, 0755); /* one level: under the build */
 	/* A mistake in the course settings stops everything, GPU or not. */

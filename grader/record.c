@@ -52,6 +52,29 @@ static struct g_spec *spec_named(struct list_state *st, const char *name)
 	return NULL;
 }
 
+/* "racecheck,synccheck" into WB_SAN_* bits; -1 for a word it does not
+ * know (a tool the driver would not run must not pass unnoticed). */
+static int sanitize_tools(const char *words, unsigned *mask)
+{
+	static const char *const tool[] = { "memcheck", "racecheck",
+					    "synccheck" };
+
+	*mask = 0;
+	while (*words) {
+		size_t len = strcspn(words, ",");
+		unsigned t = 0;
+
+		while (t < 3 && (strlen(tool[t]) != len ||
+				 strncmp(words, tool[t], len)))
+			t++;
+		if (t == 3)
+			return -1;
+		*mask |= 1u << t;
+		words += len + (words[len] == ',');
+	}
+	return *mask ? 0 : -1;
+}
+
 static void list_line(char *l, void *arg)
 {
 	struct list_state *st = arg;
@@ -99,6 +122,10 @@ static void list_line(char *l, void *arg)
 		/* One of the three words above: it fits. */
 		snprintf(s->ideal, sizeof(s->ideal), "%.7s", kind);
 		s->instr_speedup = a;
+	} else if (sscanf(l, "sanitize %63s %63s", name, label) == 2) {
+		s = spec_named(st, name);
+		if (!s || sanitize_tools(label, &s->sanitize))
+			st->bad = 1;
 	} else if (sscanf(l, "bench %63s %63s", name, label) == 2) {
 		s = spec_named(st, name);
 		if (s)

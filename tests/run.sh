@@ -83,6 +83,33 @@ build_only() { # build_only SRC TAG: build SRC's runners, grade in build-only mo
 			--tsv "$LOGS/build-$2.tsv" >> "$LOGS/build-$2.log" 2>&1
 }
 
+# A plain grade (no SANITIZE=1) can only be RACE or SYNC where the
+# exercise's table requires that tool on every grade (its .sanitize, the
+# "sanitize" line of info --list): each broken case's expect of RACE or
+# SYNC must name such an exercise, or the GPU test could never pass.
+required_sanitizers() {
+	bad=""
+	for f in tests/broken/*/expect; do
+		[ -f "$f" ] || continue
+		while read -r ex want rest; do
+			case $want in RACE) tool=racecheck ;; SYNC) tool=synccheck ;; *) continue ;; esac
+			lab=${ex%%/*} name=${ex#*/}
+			"$B/labs/$lab/info" --list 2>/dev/null |
+				awk -v e="$name" -v t="$tool" '$1 == "sanitize" && $2 == e {
+					n = split($3, w, ","); for (i = 1; i <= n; i++) if (w[i] == t) ok = 1 }
+					END { exit !ok }' ||
+				bad="$bad $f:$ex:$want"
+		done < "$f"
+	done
+	if [ -z "$bad" ]; then
+		pass "build/every RACE or SYNC expected without SANITIZE=1 is an exercise whose table requires that tool"
+	else
+		echo "no required tool for:$bad" > "$LOGS/required-sanitizers.log"
+		fail "build/every RACE or SYNC expected without SANITIZE=1 is an exercise whose table requires that tool" \
+			"$LOGS/required-sanitizers.log"
+	fi
+}
+
 section_build() {
 	for src in labs solutions; do
 		if [ ! -d "$src" ]; then
@@ -116,6 +143,8 @@ section_build() {
 			fi
 		done
 	done
+
+	required_sanitizers
 
 	if [ -d solutions ] && [ -d tests/broken ]; then
 		build_cases

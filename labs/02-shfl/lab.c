@@ -19,6 +19,7 @@
 #pragma weak segment_sum
 #pragma weak segment_scan
 #pragma weak filter
+#pragma weak lockstep_matvec
 #pragma weak peer_segment_sum
 #pragma weak peer_segment_scan
 #pragma weak peer_filter
@@ -693,6 +694,89 @@ static void filter_traffic(const struct wb_size *s, struct wb_traffic *t)
 	t->write = 4.0 * s->n[0] * filter_fraction(s) + 4;
 }
 
+/* ---- lockstep ---- */
+
+enum { L_A, L_X, L_Y };
+
+static int lockstep_setup(struct wb_ctx *c)
+{
+	size_t rows = c->size->n[0], cols = c->size->n[1];
+	float *a = wb_input(c, "a", rows * cols * sizeof(float));
+	float *x = wb_input(c, "x", cols * sizeof(float));
+
+	/* Signed entries: a row's sum mostly cancels, so one partial sum
+	 * lost or added twice (the race's wrong answer) stands out. */
+	wb_rng_fill_uniform(&c->rng, a, rows * cols, -1.0, 1.0);
+	wb_rng_fill_uniform(&c->rng, x, cols, -1.0, 1.0);
+	wb_output(c, "y", rows * sizeof(float));
+	return 0;
+}
+
+static int lockstep_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	/* Correctness only: there is no naive and no peer to call. */
+	if (impl != WB_STUDENT || !lockstep_matvec)
+		return WB_MISSING;
+	lockstep_matvec(wb_dev(c, L_A), wb_dev(c, L_X), wb_dev(c, L_Y),
+			c->size->n[0], c->size->n[1]);
+	return 0;
+}
+
+/* The dot product of a row with x, and the sum of |a[c] x[c]|. */
+static double lockstep_dot(const float *a, const float *x, size_t cols,
+			   double *abs_sum)
+{
+	double s = 0, t = 0;
+
+	for (size_t j = 0; j < cols; j++) {
+		double p = (double)a[j] * x[j];
+
+		s += p;
+		t += fabs(p);
+	}
+	*abs_sum = t;
+	return s;
+}
+
+/*
+ * Tolerance, per row: |y[r] - ref| <= LOCKSTEP_RTOL * sum_c |a[r][c] x[c]|.
+ * Float32 partial sums in any order (32 lane-strided sums and a tree of
+ * five steps, or a shuffle tree) err by a few 2^-24 of that sum (signed
+ * terms: the partial sums grow like sqrt(cols), not cols); 1e-5 leaves a
+ * wide margin, while one lane's partial sum dropped or counted twice (a
+ * term of ~0.25 at cols = 33, against a bound of ~1e-4) fails.
+ */
+#define LOCKSTEP_RTOL 1e-5
+
+static void lockstep_check(struct wb_ctx *c)
+{
+	const float *a = c->buf[L_A].host, *x = c->buf[L_X].host;
+	const float *y = c->buf[L_Y].host;
+	size_t rows = c->size->n[0], cols = c->size->n[1], bad = 0;
+	size_t shown[WB_MAX_SHOWN];
+	double want[WB_MAX_SHOWN], tol[WB_MAX_SHOWN];
+
+	for (size_t r = 0; r < rows; r++) {
+		double abs_sum, w = lockstep_dot(a + r * cols, x, cols, &abs_sum);
+
+		if (fabs((double)y[r] - w) <= LOCKSTEP_RTOL * abs_sum)
+			continue; /* false for NaN: counted */
+		if (bad < WB_MAX_SHOWN) {
+			shown[bad] = r;
+			want[bad] = w;
+			tol[bad] = LOCKSTEP_RTOL * abs_sum;
+		}
+		bad++;
+	}
+	if (!bad)
+		return;
+	wb_fail(c, "%zu of %zu values of y wrong (tolerance %.0e x sum_c "
+		   "|a[r][c] x[c]|)", bad, rows, LOCKSTEP_RTOL);
+	for (size_t i = 0; i < bad && i < WB_MAX_SHOWN; i++)
+		wb_fail(c, "  y[%zu] = %.9g, expected %.9g (tolerance %.3g)",
+			shown[i], y[shown[i]], want[i], tol[i]);
+}
+
 /* ---- the table: every knob of this lab, with its reason ---- */
 
 /*
@@ -749,6 +833,22 @@ static void filter_traffic(const struct wb_size *s, struct wb_traffic *t)
 	{ "n=1000003", { 1000003, KEEP_HALF } },                            \
 	{ "n=2^22+6 sparse", { (1u << 22) + 6, KEEP_SPARSE } },             \
 	{ "n=2^22+6", { (1u << 22) + 6, KEEP_HALF } }
+
+/*
+ * lockstep sizes (rows x cols): one element; one row shorter than a warp
+ * (31) and one longer (33: lane 0 adds two products); 7 x 1 (a single
+ * product per row: lanes 1..31 contribute zeros); 31 x 33 and 33 x 31,
+ * row counts that leave the last block's warps partly without a row; 257 x
+ * 1000 and 1000 x 3; 4097 x 64 (many blocks); 2 x 100003 (long rows).
+ * Small on purpose: racecheck and synccheck run every size at about a
+ * hundredth of the plain speed.
+ */
+#define LOCKSTEP_SIZES                                                     \
+	{ "1x1", { 1, 1 } }, { "1x31", { 1, 31 } }, { "1x33", { 1, 33 } },  \
+	{ "7x1", { 7, 1 } }, { "31x33", { 31, 33 } },                       \
+	{ "33x31", { 33, 31 } }, { "257x1000", { 257, 1000 } },             \
+	{ "1000x3", { 1000, 3 } }, { "4097x64", { 4097, 64 } },             \
+	{ "2x100003", { 2, 100003 } }
 
 /*
  * Technique rules (docs/adding-a-lab.md): the lab teaches the warp-level
@@ -902,6 +1002,32 @@ static const struct wb_exercise exercises[] = {
 		.check = filter_check,
 		.traffic = filter_traffic,
 		.rules = { MUST_WARP_VOTE, NO_LIBRARY_SHFL },
+	},
+	{
+		.name = "lockstep",
+		.title = "fix pre-Volta warp-synchronous code (a matvec row "
+			 "per warp)",
+		.kind = WB_CORRECTNESS,
+		.sizes = { LOCKSTEP_SIZES },
+		/* Correctness only, as neighbors: the lesson is a race, not
+		 * a speed. */
+		.points_correct = 40,
+		/*
+		 * The legacy code's race almost always gives the right
+		 * answer, so the value checks cannot grade the fix: every
+		 * grade runs racecheck (shared-memory hazards between the
+		 * lanes, with no __syncwarp between them) and synccheck (a
+		 * __syncwarp whose mask names lanes that do not call it),
+		 * and a grade that cannot run them awards nothing.
+		 */
+		.sanitize = WB_SAN_RACECHECK | WB_SAN_SYNCCHECK,
+		/* Ten small sizes: 30 s only stops a hang (a __syncwarp
+		 * waiting for a lane that never arrives). The sanitizer
+		 * tools have their own limit (docs/grading.md). */
+		.timeout_s = 30,
+		.setup = lockstep_setup,
+		.run = lockstep_run,
+		.check = lockstep_check,
 	},
 };
 

@@ -75,6 +75,18 @@ void segment_scan(const float *in, size_t n, float *out);
 void filter(const float *in, size_t n, float thr, float *out, int *count,
 	    void *work);
 
+/*
+ * y[r] = a[r][0] * x[0] + ... + a[r][cols-1] * x[cols-1] for r = 0 ..
+ * rows - 1 (a is row-major: a[r][c] = a[r * cols + c]), with one warp per
+ * row whose 32 partial sums are combined inside the warp: seed 001's
+ * matrix-vector product, written for GPUs before Volta. The exercise is to
+ * make that legacy code correct on Volta and later; compute-sanitizer's
+ * racecheck and synccheck grade it every time. 1 <= rows, cols and
+ * rows * cols < 2^31.
+ */
+void lockstep_matvec(const float *a, const float *x, float *y, size_t rows,
+		     size_t cols);
+
 /* The naive references the grader times against (naive.cu). */
 void naive_segment_sum(const float *in, size_t n, float *out);
 void naive_segment_scan(const float *in, size_t n, float *out);

@@ -65,6 +65,24 @@ void grayscale(const unsigned char *rgb, unsigned char *gray, size_t height,
 	       size_t width);
 
 /*
+ * The particles exercise: n particles, each PART_FIELDS floats, in this
+ * order: x, y, z (position), vx, vy, vz (velocity), m (mass), q (charge).
+ */
+#define PART_FIELDS 8
+enum { PART_X, PART_Y, PART_Z, PART_VX, PART_VY, PART_VZ, PART_M, PART_Q };
+
+/* The two layouts of p (the soa argument). */
+#define PART_AOS 0 /* field f of particle i at p[i * PART_FIELDS + f] */
+#define PART_SOA 1 /* field f of particle i at p[f * n + i] */
+
+/*
+ * Each particle's kinetic energy, from the particles in layout soa:
+ *     e[i] = 0.5 * m * (vx * vx + vy * vy + vz * vz)
+ * The other four fields are not needed. 1 <= n, n * PART_FIELDS < 2^31.
+ */
+void particles_energy(const float *p, size_t n, int soa, float *e);
+
+/*
  * One warp-wide global load, as the sectors exercise describes it (and
  * as Nsight Compute counts it: one request). Lane t, 0 <= t < lanes,
  * reads elem_bytes bytes at the byte address
@@ -100,6 +118,7 @@ void naive_mean_dim0(const float *in, float *out, size_t k, size_t l,
 		     size_t m);
 void naive_grayscale(const unsigned char *rgb, unsigned char *gray,
 		     size_t height, size_t width);
+void naive_particles_energy(const float *p, size_t n, int soa, float *e);
 
 /* The library peer for make bench (peers.cu): cublasSgemv. */
 void peer_matvec(const float *a, const float *x, float *y, size_t m,

@@ -17,6 +17,7 @@
 #pragma weak matvec
 #pragma weak mean_dim0
 #pragma weak grayscale
+#pragma weak particles_energy
 #pragma weak sectors_per_request
 #pragma weak peer_matvec
 
@@ -398,6 +399,121 @@ static void gray_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
 	t->read = 3.0 * s->n[0] * s->n[1];
 	t->write = 1.0 * s->n[0] * s->n[1];
+}
+
+/* ---- particles ---- */
+
+enum { P_IN, P_OUT };
+
+/* Where field f of particle i lies, in layout soa. */
+static size_t part_at(size_t n, int soa, size_t i, int f)
+{
+	return soa ? (size_t)f * n + i : i * PART_FIELDS + (size_t)f;
+}
+
+/* The ranges the fields are drawn from: positions and charges are not
+ * read, but they must hold values, and a kernel that reads q for m, or x
+ * for vx, must get a different answer (m > 0, q of either sign). */
+static const double part_lo[PART_FIELDS] = { -10, -10, -10, -1, -1, -1,
+					      0.5, -1 };
+static const double part_hi[PART_FIELDS] = { 10, 10, 10, 1, 1, 1, 2, 1 };
+
+static int particles_setup(struct wb_ctx *c)
+{
+	size_t n = c->size->n[0];
+	int soa = c->size->n[1] == PART_SOA;
+	float *p = wb_input_as(c, "p", n * PART_FIELDS * sizeof(float),
+			       WB_FRESH_F32);
+
+	for (size_t i = 0; i < n; i++)
+		for (int f = 0; f < PART_FIELDS; f++)
+			p[part_at(n, soa, i, f)] = (float)wb_rng_range(
+				&c->rng, part_lo[f], part_hi[f]);
+	wb_output(c, "e", n * sizeof(float));
+	return 0;
+}
+
+typedef void particles_fn(const float *, size_t, int, float *);
+
+static int particles_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	particles_fn *f = impl == WB_STUDENT ? particles_energy :
+			  impl == WB_NAIVE   ? naive_particles_energy : NULL;
+
+	if (!f)
+		return WB_MISSING;
+	f(wb_dev(c, P_IN), c->size->n[0], (int)c->size->n[1],
+	  wb_dev(c, P_OUT));
+	return 0;
+}
+
+/*
+ * Tolerance: |e[i] - ref| <= PART_RTOL |ref|. All the terms of the sum
+ * have the same sign (squares) and m only scales it, so there is no
+ * cancellation: six float32 operations in any order (with or without
+ * fused multiply-adds) err by at most about 6 x 2^-24 = 3.6e-7 of the
+ * value; 2e-6 leaves a margin of five, while any wrong field (|x| up to
+ * 10 for vx, q for m, 0.5 left out) is off by far more. Timed rounds flip
+ * signs: m may then be negative, which changes nothing here.
+ */
+#define PART_RTOL 2e-6
+
+struct part_check {
+	size_t n;
+	int soa;
+};
+
+/* Chunk k: particles k * CHECK_CHUNK onwards, reference and compare. */
+static void particles_chunk(struct wb_ctx *c, struct wb_chunks *pc, size_t k,
+			    double *want, const void *arg)
+{
+	const struct part_check *pk = arg;
+	const float *p = c->buf[P_IN].host, *e = c->buf[P_OUT].host;
+	size_t i0 = k * CHECK_CHUNK, len = pk->n - i0;
+
+	if (len > CHECK_CHUNK)
+		len = CHECK_CHUNK;
+	for (size_t j = 0; j < len; j++) {
+		size_t i = i0 + j;
+		double vx = p[part_at(pk->n, pk->soa, i, PART_VX)];
+		double vy = p[part_at(pk->n, pk->soa, i, PART_VY)];
+		double vz = p[part_at(pk->n, pk->soa, i, PART_VZ)];
+		double m = p[part_at(pk->n, pk->soa, i, PART_M)];
+
+		want[j] = 0.5 * m * (vx * vx + vy * vy + vz * vz);
+	}
+	wb_chunk_f32(pc, "e", e + i0, want, len, 0, PART_RTOL);
+}
+
+static void particles_note(struct wb_ctx *c, size_t k, size_t nchunks)
+{
+	wb_fail(c, "  (chunk %zu of %zu: e indices above count from particle "
+		   "%zu)", k, nchunks, k * CHECK_CHUNK);
+}
+
+static void particles_check(struct wb_ctx *c)
+{
+	struct part_check pk = { c->size->n[0], c->size->n[1] == PART_SOA };
+
+	wb_check_chunks(c, wb_ceil_div(pk.n, CHECK_CHUNK), CHECK_CHUNK,
+			particles_chunk, &pk, particles_note);
+}
+
+/*
+ * The fewest bytes: vx, vy, vz and m of every particle read, e written.
+ * In SoA those are four arrays, 16 bytes a particle. In AoS they are
+ * bytes 12 to 27 of each 32-byte record, and records start at multiples
+ * of 32 (cudaMalloc's base is 256-byte aligned): every 32-byte sector
+ * holds needed bytes, and memory moves whole sectors, so no kernel can
+ * read less than the whole array, 32 bytes a particle. That difference is
+ * the lesson: in AoS the fields a kernel ignores cross the chip anyway.
+ */
+static void particles_traffic(const struct wb_size *s, struct wb_traffic *t)
+{
+	double per = s->n[1] == PART_SOA ? 4.0 * 4 : 4.0 * PART_FIELDS;
+
+	t->read = per * s->n[0];
+	t->write = 4.0 * s->n[0];
 }
 
 /* ---- sectors ---- */
@@ -984,6 +1100,25 @@ static void sectors_check(struct wb_ctx *c)
 	{ "random", { SEC_RANDOM } }
 
 /*
+ * particles sizes (n, layout), each in AoS and SoA: one particle; 2 and 3
+ * (fewer than a float4 of particles); 31, 32, 33 around a warp; 255 and
+ * 1023 (n % 4 = 3: the SoA fields after the first start misaligned for
+ * float4, field f at element f n); 1000 and 4096 (aligned); 4097 and
+ * 65537 (n % 4 = 1); 1000003. A 16-particle warp chunk of AoS needs its
+ * tail at most of these.
+ * Benchmark: 16M particles in each layout: 512 MiB of particles (AoS
+ * reads all of it, SoA a half), 64 MiB written; the two are combined by
+ * geometric mean, and each shape's time shows what its layout costs.
+ */
+#define PART_SIZE(n)                                                       \
+	{ "n=" #n " aos", { n, PART_AOS } }, { "n=" #n " soa", { n, PART_SOA } }
+#define PARTICLES_SIZES                                                    \
+	PART_SIZE(1), PART_SIZE(2), PART_SIZE(3), PART_SIZE(31),            \
+	PART_SIZE(32), PART_SIZE(33), PART_SIZE(255), PART_SIZE(1000),      \
+	PART_SIZE(1023), PART_SIZE(4097), PART_SIZE(65537),                 \
+	PART_SIZE(1000003)
+
+/*
  * Technique rules (docs/adding-a-lab.md): the access pattern of your own
  * kernel is the lesson; a library call has its own.
  */
@@ -1111,6 +1246,39 @@ static const struct wb_exercise exercises[] = {
 		.setup = sectors_setup,
 		.run = sectors_run,
 		.check = sectors_check,
+	},
+	{
+		.name = "particles",
+		.title = "kinetic energy of particles in AoS and in SoA",
+		.kind = WB_SPEED,
+		.sizes = { PARTICLES_SIZES },
+		.bench = { { "n=16M aos", { 16u << 20, PART_AOS } },
+			   { "n=16M soa", { 16u << 20, PART_SOA } } },
+		.points_correct = 40,
+		.points_speed = 60,
+		/*
+		 * Tiers: shares of each layout's speed of light (AoS: the
+		 * whole 32-byte record read, SoA: the four fields needed;
+		 * e written), combined over the two shapes by geometric
+		 * mean. PROVISIONAL until calibrated on a GPU
+		 * (tests/gpu/issue17a.sh): the naive's AoS loads take 32
+		 * sectors per request and its SoA loads are scalar; tier 1
+		 * is meant to sit above the naive, tier 2 to need wide
+		 * loads in one layout, the top tier both layouts near the
+		 * speed of light.
+		 */
+		.tiers = { { 0.55, 20 }, { 0.70, 40 }, { 0.80, 60 } },
+		/* make profile: sectors per request of the AoS loads, and
+		 * the DRAM bytes each layout moves against traffic(). */
+		.profile = WB_PROF_COALESCING | WB_PROF_THROUGHPUT,
+		/* Two shapes of ~100 us to ~300 us; 60 s only stops
+		 * hangs. */
+		.timeout_s = 60,
+		.setup = particles_setup,
+		.run = particles_run,
+		.check = particles_check,
+		.traffic = particles_traffic,
+		.rules = { NO_LIBRARY_COALESCING },
 	},
 };
 

@@ -16,6 +16,10 @@
  *   grayscale  a thread per pixel, three byte loads and one byte store:
  *              coalesced, but each warp-wide request moves 32 bytes, so
  *              the memory system sees many small requests.
+ *   particles  a thread per particle, four float loads (vx, vy, vz, m):
+ *              in AoS the lanes read 32 bytes apart (32 sectors per
+ *              request, the next three loads hitting them in L1); in SoA
+ *              each load is coalesced, 4 bytes a lane.
  */
 #include "coalescing.h"
 
@@ -97,5 +101,34 @@ void naive_grayscale(const unsigned char *rgb, unsigned char *gray,
 
 	naive_gray_kernel<<<wb_ceil_div(n, NAIVE_THREADS), NAIVE_THREADS>>>(
 		rgb, gray, n);
+	CUDA_CHECK_LAUNCH();
+}
+
+/* ---- particles: one thread per particle, a float load per field ---- */
+
+static __global__ void naive_energy_kernel(const float *p, size_t n,
+					   size_t field_step, size_t part_step,
+					   float *e)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	const float *q = p + i * part_step;
+	float vx, vy, vz, m;
+
+	if (i >= n)
+		return;
+	vx = q[PART_VX * field_step];
+	vy = q[PART_VY * field_step];
+	vz = q[PART_VZ * field_step];
+	m = q[PART_M * field_step];
+	e[i] = 0.5f * m * (vx * vx + vy * vy + vz * vz);
+}
+
+void naive_particles_energy(const float *p, size_t n, int soa, float *e)
+{
+	/* AoS: fields 1 float apart, particles 8; SoA: fields n apart. */
+	size_t field_step = soa ? n : 1, part_step = soa ? 1 : PART_FIELDS;
+
+	naive_energy_kernel<<<wb_ceil_div(n, NAIVE_THREADS), NAIVE_THREADS>>>(
+		p, n, field_step, part_step, e);
 	CUDA_CHECK_LAUNCH();
 }

@@ -636,6 +636,46 @@ static void channel_open_fails_cleanly(void **state)
 	wb_result_end();
 }
 
+/* An exercise that always runs racecheck and synccheck (lab 02's
+ * lockstep): bit i of .sanitize is san_tools[i]; memcheck 0, racecheck 1,
+ * synccheck 2. */
+static void list_sanitize(void **state)
+{
+	static const char list[] =
+		"lab 02-shfl\n"
+		"exercise lockstep correctness 40 0 60 fix it\n"
+		"bench lockstep -\n"
+		"sanitize lockstep racecheck,synccheck\n"
+		"exercise neighbors correctness 40 0 30 lanes\n"
+		"bench neighbors -\n";
+	struct g_spec s[4];
+
+	(void)state;
+	assert_int_equal(g_parse_list(list, "02-shfl", s, 4), 2);
+	assert_int_equal(s[0].sanitize, 2u | 4u);
+	assert_int_equal(s[1].sanitize, 0);
+}
+
+/* A tool the driver does not know, an empty list or an unknown exercise
+ * make the table unreadable: a required check must never be dropped. */
+static void list_sanitize_garbled(void **state)
+{
+	static const char *const bad[] = {
+		"exercise a correctness 1 0 1 t\nsanitize a racecheck,helgrind\n",
+		"exercise a correctness 1 0 1 t\nsanitize a ,\n",
+		"exercise a correctness 1 0 1 t\nsanitize b racecheck\n",
+		"exercise a correctness 1 0 1 t\nsanitize a racechecks\n",
+	};
+	struct g_spec s[2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(g_parse_list(bad[i], "x", s, 2), -1);
+	assert_int_equal(g_parse_list("exercise a correctness 1 0 1 t\n"
+				      "sanitize a memcheck\n", "x", s, 2), 1);
+	assert_int_equal(s[0].sanitize, 1u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -649,6 +689,8 @@ int main(void)
 		cmocka_unit_test(list_bench_for_unknown_exercise),
 		cmocka_unit_test(list_too_many_exercises),
 		cmocka_unit_test(list_too_many_tiers),
+		cmocka_unit_test(list_sanitize),
+		cmocka_unit_test(list_sanitize_garbled),
 		cmocka_unit_test(record_complete_pass),
 		cmocka_unit_test(record_peer_and_throttled),
 		cmocka_unit_test(record_sizes_failed_and_details),

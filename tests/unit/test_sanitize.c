@@ -7,6 +7,8 @@
  */
 #include "unit.h"
 
+#include <sys/stat.h>
+
 #include "sanitize.h"
 
 static const char memcheck_out[] =
@@ -145,6 +147,214 @@ static void tools_map_to_verdicts(void **state)
 	assert_int_equal(wb_verdict_parse("MEMCHECK"), WB_V_MEMCHECK);
 }
 
+/* ---- san_plan, san_run_plan: which tools run, and what a missing or
+ * unfinished one does ---- */
+
+/* A fake tool run: what each tool "found" (0 clean, 1 found, -1 did not
+ * finish), and which tools were asked. */
+struct fake_tools {
+	int result[3];
+	unsigned asked;
+};
+
+static int fake_run(const struct san_tool *t, struct g_result *r, void *arg)
+{
+	struct fake_tools *f = arg;
+	int i = (int)(t - san_tools);
+
+	f->asked |= 1u << i;
+	if (f->result[i] > 0)
+		r->verdict = t->verdict;
+	return f->result[i];
+}
+
+static struct g_result passed(void)
+{
+	struct g_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.verdict = WB_V_PASS;
+	return r;
+}
+
+static int details_contain(const struct g_result *r, const char *s)
+{
+	for (int i = 0; i < r->ndetails; i++)
+		if (strstr(r->details[i], s))
+			return 1;
+	return 0;
+}
+
+#define RACE_SYNC (2u | 4u) /* lab 02's lockstep: racecheck, synccheck */
+
+static void plan_is_all_or_required(void **state)
+{
+	(void)state;
+	assert_int_equal(san_plan(0, 0), 0);
+	assert_int_equal(san_plan(1, 0), SAN_ALL);
+	assert_int_equal(san_plan(0, RACE_SYNC), RACE_SYNC);
+	assert_int_equal(san_plan(1, RACE_SYNC), SAN_ALL);
+}
+
+/* No SANITIZE=1, no requirement: nothing runs, nothing is said. */
+static void nothing_asked_runs_nothing(void **state)
+{
+	struct fake_tools f = { { 1, 1, 1 }, 0 };
+	struct g_result r = passed();
+
+	(void)state;
+	assert_int_equal(san_run_plan(0, 0, "/cs", "/cs", fake_run, &f, &r),
+			 WB_V_PASS);
+	assert_int_equal(f.asked, 0);
+	assert_int_equal(r.ndetails, 0);
+}
+
+/* Required tools run without SANITIZE=1, only they, and a race is RACE. */
+static void required_tools_run_alone(void **state)
+{
+	struct fake_tools f = { { 1, 1, 0 }, 0 };
+	struct g_result r = passed();
+
+	(void)state;
+	assert_int_equal(san_run_plan(san_plan(0, RACE_SYNC), RACE_SYNC, "/cs",
+				      "/cs", fake_run, &f, &r), WB_V_RACE);
+	assert_int_equal(f.asked, 2u); /* racecheck found it: no synccheck */
+}
+
+static void required_clean_says_so(void **state)
+{
+	struct fake_tools f = { { 0, 0, 0 }, 0 };
+	struct g_result r = passed();
+
+	(void)state;
+	assert_int_equal(san_run_plan(RACE_SYNC, RACE_SYNC, "/cs", "/cs",
+				      fake_run, &f, &r), WB_V_PASS);
+	assert_int_equal(f.asked, RACE_SYNC);
+	assert_true(details_contain(&r, "racecheck and synccheck found "
+					"nothing"));
+	assert_true(details_contain(&r, "always runs"));
+}
+
+/* No compute-sanitizer: a required check is GRADER ERROR (no points),
+ * an optional one (SANITIZE=1 alone) only says it was not run. */
+static void missing_tool_fails_only_when_required(void **state)
+{
+	struct fake_tools f = { { 0, 0, 0 }, 0 };
+	struct g_result r = passed();
+
+	(void)state;
+	assert_int_equal(san_run_plan(RACE_SYNC, RACE_SYNC, NULL, "/nowhere/cs",
+				      fake_run, &f, &r), WB_V_ERROR);
+	assert_int_equal(f.asked, 0);
+	assert_true(details_contain(&r, "racecheck and synccheck"));
+	assert_true(details_contain(&r, "/nowhere/cs"));
+	assert_true(details_contain(&r, "no points"));
+
+	r = passed();
+	assert_int_equal(san_run_plan(SAN_ALL, 0, NULL, "/nowhere/cs",
+				      fake_run, &f, &r), WB_V_PASS);
+	assert_true(details_contain(&r, "not run"));
+}
+
+/* A required tool that does not finish cannot vouch: GRADER ERROR; an
+ * optional one is skipped and the others still run. */
+static void unfinished_tool_fails_only_when_required(void **state)
+{
+	struct fake_tools f = { { 0, -1, 0 }, 0 };
+	struct g_result r = passed();
+
+	(void)state;
+	assert_int_equal(san_run_plan(RACE_SYNC, RACE_SYNC, "/cs", "/cs",
+				      fake_run, &f, &r), WB_V_ERROR);
+	assert_true(details_contain(&r, "racecheck could not check it"));
+
+	f.asked = 0;
+	r = passed();
+	assert_int_equal(san_run_plan(SAN_ALL, 0, "/cs", "/cs", fake_run, &f,
+				      &r), WB_V_PASS);
+	assert_int_equal(f.asked, SAN_ALL);
+	assert_true(details_contain(&r, "memcheck and synccheck found nothing"));
+}
+
+/* A clean tool run counts only when the exercise passed under it. */
+static void clean_run_needs_a_passing_record(void **state)
+{
+	char *dir = unit_tmpdir(), res[512];
+	struct g_result r = passed();
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	snprintf(res, sizeof(res), "%s/lockstep.racecheck.result", dir);
+	f = fopen(res, "w");
+	assert_non_null(f);
+	fputs("seed 1\nsize 1x1 ok\nverdict PASS\nend\n", f);
+	fclose(f);
+	assert_int_equal(san_record_passed(&san_tools[1], res, &r), 0);
+	assert_int_equal(r.ndetails, 0);
+
+	f = fopen(res, "w");
+	assert_non_null(f);
+	fputs("seed 1\ndetail y[0] = 2, expected 1\nverdict WRONG\nend\n", f);
+	fclose(f);
+	assert_int_equal(san_record_passed(&san_tools[1], res, &r), -1);
+	assert_true(details_contain(&r, "under racecheck the exercise was WRONG"));
+	assert_true(details_contain(&r, "y[0] = 2"));
+	assert_int_equal(r.verdict, WB_V_PASS); /* san_run_plan decides */
+
+	r = passed();
+	f = fopen(res, "w");
+	assert_non_null(f);
+	fputs("seed 1\nsize 1x1 ok\n", f); /* cut short: no verdict */
+	fclose(f);
+	assert_int_equal(san_record_passed(&san_tools[2], res, &r), -1);
+	assert_true(details_contain(&r, "left no complete result"));
+
+	remove(res);
+	r = passed();
+	assert_int_equal(san_record_passed(&san_tools[2], res, &r), -1);
+	rmdir(dir);
+	free(dir);
+}
+
+/* san_locate: a path given, then CUDA_HOME's bin, then PATH; only an
+ * executable file counts. */
+static void locate_finds_the_tool(void **state)
+{
+	char *dir = unit_tmpdir(), bin[512], tool[600], path[700], buf[700];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	snprintf(bin, sizeof(bin), "%s/bin", dir);
+	assert_int_equal(mkdir(bin, 0755), 0);
+	snprintf(tool, sizeof(tool), "%s/compute-sanitizer", bin);
+	f = fopen(tool, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(path, sizeof(path), "/nonexistent::%s", bin);
+	assert_null(san_locate(NULL, "/nonexistent", path, buf, sizeof(buf)));
+	assert_int_equal(chmod(tool, 0755), 0);
+	assert_non_null(san_locate(NULL, "/nonexistent", path, buf, sizeof(buf)));
+	assert_string_equal(buf, tool);
+	assert_non_null(san_locate(NULL, dir, NULL, buf, sizeof(buf)));
+	assert_string_equal(buf, tool);
+	/* A bare name (make's default when it found none) is looked for. */
+	assert_non_null(san_locate("compute-sanitizer", NULL, path, buf,
+				   sizeof(buf)));
+	assert_string_equal(buf, tool);
+	assert_null(san_locate("compute-sanitizer", NULL, NULL, buf,
+			       sizeof(buf)));
+	/* A path given is taken as it is, or not at all. */
+	assert_non_null(san_locate(tool, NULL, NULL, buf, sizeof(buf)));
+	assert_null(san_locate("/nonexistent/compute-sanitizer", dir, path,
+			       buf, sizeof(buf)));
+	remove(tool);
+	rmdir(bin);
+	rmdir(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +366,14 @@ int main(void)
 		cmocka_unit_test(long_lines_are_cut_not_overflowed),
 		cmocka_unit_test(recorded_racecheck_report),
 		cmocka_unit_test(tools_map_to_verdicts),
+		cmocka_unit_test(plan_is_all_or_required),
+		cmocka_unit_test(nothing_asked_runs_nothing),
+		cmocka_unit_test(required_tools_run_alone),
+		cmocka_unit_test(required_clean_says_so),
+		cmocka_unit_test(missing_tool_fails_only_when_required),
+		cmocka_unit_test(unfinished_tool_fails_only_when_required),
+		cmocka_unit_test(clean_run_needs_a_passing_record),
+		cmocka_unit_test(locate_finds_the_tool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
