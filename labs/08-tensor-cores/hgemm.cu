@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Lab 08, exercise 1: hgemm                      (you edit this file only)
+ * Lab 08, exercise 2: hgemm                      (you edit this file only)
  *
  * Task: multiply two bfloat16 matrices on the tensor cores, accumulating
  * and writing float32:

@@ -16,6 +16,7 @@
 #include "tensor_cores.h"
 
 /* One runner links one submission file: the other entry points are NULL. */
+#pragma weak fragments
 #pragma weak hgemm
 #pragma weak peer_hgemm
 
@@ -84,6 +85,92 @@ static double row_max(const double *x, size_t n)
 	for (size_t j = 0; j < n; j++)
 		m = x[j] > m ? x[j] : m;
 	return m;
+}
+
+/* ---- fragments ---- */
+
+/* One tile is a 16 x 16 a, a 16 x 8 b and a 16 x 8 c. */
+#define FR_M 16
+#define FR_K 16
+#define FR_N 8
+
+enum { F_A, F_B, F_C };
+
+static int fragments_setup(struct wb_ctx *c)
+{
+	size_t tiles = c->size->n[0];
+	bf16_bits *a = wb_input(c, "a", tiles * FR_M * FR_K * sizeof(*a));
+	bf16_bits *b = wb_input(c, "b", tiles * FR_K * FR_N * sizeof(*b));
+
+	/* Random signed values: an element read from the wrong place, or a
+	 * product left out, moves its result by ~0.3 on average. */
+	for (size_t i = 0; i < tiles * FR_M * FR_K; i++)
+		a[i] = float_to_bf16((float)wb_rng_range(&c->rng, -1.0, 1.0));
+	for (size_t i = 0; i < tiles * FR_K * FR_N; i++)
+		b[i] = float_to_bf16((float)wb_rng_range(&c->rng, -1.0, 1.0));
+	wb_output(c, "c", tiles * FR_M * FR_N * sizeof(float));
+	return 0;
+}
+
+/* Correctness only: the submission alone runs (no naive, no peer). */
+static int fragments_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	if (impl != WB_STUDENT || !fragments)
+		return WB_MISSING;
+	fragments(wb_dev(c, F_A), wb_dev(c, F_B), wb_dev(c, F_C),
+		  c->size->n[0]);
+	return 0;
+}
+
+/*
+ * Tolerance: 1e-4, absolute. Each of the 16 products is exact in float32
+ * and at most 1 in size, so any float32 sum of them (or the tensor
+ * cores', section 7 of the README) errs by well under 16 x 16 x 2^-24 =
+ * 1.5e-5. A fragment register mapped to the wrong element, b read
+ * untransposed, or half of k left out moves an element by ~0.3.
+ */
+#define FR_ATOL 1e-4
+
+/* Tile t: c = a b, in double. */
+static void fragments_tile(struct wb_ctx *c, struct wb_chunks *p, size_t t,
+			   double *want, const void *arg)
+{
+	const bf16_bits *a = (const bf16_bits *)c->buf[F_A].host +
+			     t * FR_M * FR_K;
+	const bf16_bits *b = (const bf16_bits *)c->buf[F_B].host +
+			     t * FR_K * FR_N;
+	const float *got = (const float *)c->buf[F_C].host + t * FR_M * FR_N;
+
+	(void)arg;
+	for (int i = 0; i < FR_M; i++)
+		for (int j = 0; j < FR_N; j++) {
+			double s = 0;
+
+			for (int q = 0; q < FR_K; q++)
+				s += bf16_to_double(a[i * FR_K + q]) *
+				     bf16_to_double(b[q * FR_N + j]);
+			want[i * FR_N + j] = s;
+		}
+	wb_chunk_f32(p, "c", got, want, FR_M * FR_N, FR_ATOL, 0);
+}
+
+/* After a failed tile: say which (the indices are row * 8 + column). */
+static void note_tile(struct wb_ctx *c, size_t t, size_t tiles)
+{
+	wb_fail(c, "  (tile %zu of %zu; an index above is row * 8 + column "
+		   "within the tile)", t, tiles);
+}
+
+static void fragments_check(struct wb_ctx *c)
+{
+	wb_check_chunks(c, c->size->n[0], FR_M * FR_N, fragments_tile, NULL,
+			note_tile);
+}
+
+static void fragments_traffic(const struct wb_size *s, struct wb_traffic *t)
+{
+	t->read = 2.0 * s->n[0] * (FR_M * FR_K + FR_K * FR_N);
+	t->write = 4.0 * s->n[0] * FR_M * FR_N;
 }
 
 /* ---- hgemm ---- */
@@ -271,6 +358,30 @@ static void hgemm_traffic(const struct wb_size *s, struct wb_traffic *t)
 /* ---- the table: every knob of this lab, with its reason ---- */
 
 /*
+ * fragments sizes (tiles): one tile (one warp); 2; 31 and 33, around a
+ * block of 32 warps if you launch one; 1000 and 100000, many blocks. Not
+ * timed: the lesson is the layout.
+ */
+#define FRAGMENTS_SIZES                                                    \
+	{ "1", { 1 } }, { "2", { 2 } }, { "31", { 31 } }, { "33", { 33 } }, \
+	{ "1000", { 1000 } }, { "100000", { 100000 } }
+
+/*
+ * The warm-up's rules: the exercise is the fragment layout of
+ * mma.sync.m16n8k16 and ldmatrix's, so both instructions are required
+ * (WMMA hides the layout: its PTX is wmma.mma.sync m16n16k16).
+ */
+#define MUST_MMA_M16N8K16                                                  \
+	{ WB_MUST, WB_PTX, "mma.sync.aligned.m16n8k16",                      \
+	  "mma.sync.m16n8k16 (inline PTX)",                                  \
+	  "The warm-up is this instruction's fragment layout; WMMA hides "   \
+	  "it." }
+#define MUST_LDMATRIX                                                      \
+	{ WB_MUST, WB_PTX, "ldmatrix", "ldmatrix",                          \
+	  "Loading fragments with ldmatrix (.trans for b) is the other "     \
+	  "half of the lesson." }
+
+/*
  * hgemm sizes (m x k x n; k and n multiples of 8, the contract): the
  * smallest product (one 8 x 8 block of b); k = 16, one mma's depth; a
  * single row (m = 1) and a tall thin one (m = 300, k = n = 8); 31 x 40 x
@@ -313,6 +424,24 @@ static void hgemm_traffic(const struct wb_size *s, struct wb_traffic *t)
 	  "tiers are shares of, and make bench's comparison." }
 
 static const struct wb_exercise exercises[] = {
+	{
+		.name = "fragments",
+		.title = "one mma.sync per tile: fragments and ldmatrix",
+		.kind = WB_CORRECTNESS,
+		.sizes = { FRAGMENTS_SIZES },
+		/* A warm-up: a third of hgemm's correctness points. */
+		.points_correct = 20,
+		.points_speed = 0,
+		/* bf16 mma.sync and ldmatrix: sm_80 on. */
+		.min_cc = 80,
+		/* 100000 tiles are 9.6 MB; 60 s only stops hangs. */
+		.timeout_s = 60,
+		.setup = fragments_setup,
+		.run = fragments_run,
+		.check = fragments_check,
+		.traffic = fragments_traffic,
+		.rules = { MUST_MMA_M16N8K16, MUST_LDMATRIX },
+	},
 	{
 		.name = "hgemm",
 		.title = "c = a b, bf16 in, fp32 out, on tensor cores",

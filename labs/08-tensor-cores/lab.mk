@@ -8,7 +8,7 @@
 # PEER_SRCS:  cuBLAS's bf16 GEMM on tensor cores (cublasGemmEx), hgemm's
 #             ideal: the grader times it in its reference run.
 # LAB_LIBS:   the peers link cuBLAS.
-EXERCISES  := hgemm
+EXERCISES  := fragments hgemm
 LAB_SRCS   := lab.c naive.cu ref.cu
 PEER_SRCS  := peers.cu
 LAB_LIBS   := -lcublas

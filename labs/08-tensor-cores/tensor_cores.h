@@ -32,6 +32,15 @@ extern "C" {
 #endif
 
 /*
+ * The warm-up, correctness only: for each tile t < tiles, one mma.sync's
+ * worth, c[t] = a[t] b[t], with a[t] 16 x 16 and b[t] 16 x 8 (bf16,
+ * row-major, tile after tile) and c[t] 16 x 8 (float32, row-major). With
+ * ldmatrix and mma.sync.m16n8k16 (technique rules).
+ */
+void fragments(const bf16_bits *a, const bf16_bits *b, float *c,
+	       size_t tiles);
+
+/*
  * c = a b: a is m x k, b is k x n (bfloat16), c is m x n (float32);
  *     c[i][j] = sum over p < k of a[i][p] * b[p][j],
  * each product exact, the sum in float32 (or wider). k and n are

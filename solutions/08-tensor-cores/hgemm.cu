@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Lab 08, exercise 1: hgemm - solution.
+ * Lab 08, exercise 2: hgemm - solution.
  *
  * c = a b, bf16 in, fp32 accumulation and out, with mma.sync on the
  * tensor cores. A block of 256 threads (8 warps) computes a 128 x 128
