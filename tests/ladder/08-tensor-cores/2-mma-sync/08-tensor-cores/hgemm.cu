@@ -29,7 +29,8 @@
 
 /* Plain row-major tiles, no swizzle: a row of the b tile is 256 bytes, so
  * the 8 rows an ldmatrix phase reads all start in bank 0 (8-way
- * conflicts), and rows of the a tile two apart collide (2-way). */
+ * conflicts), and rows of the a tile two apart collide (8 rows on 2
+ * positions: 4-way). */
 static __device__ __forceinline__ int a_off(int row, int chunk)
 {
 	return row * BK + (chunk << 3);
