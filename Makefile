@@ -154,12 +154,14 @@ EXERCISES :=
 LAB_SRCS  :=
 PEER_SRCS :=
 LAB_LIBS  :=
+LAB_MIN_SM :=
 include labs/$(1)/lab.mk
 $(1)_EXERCISES := $$(EXERCISES)
 $(1)_OBJS      := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(LAB_SRCS))
 $(1)_PEERS     := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(PEER_SRCS))
 $(1)_LIBS      := $$(LAB_LIBS)
 ALL_LAB_OBJS   += $$($(1)_OBJS) $$($(1)_PEERS)
+$$(eval $$(call lab_arch,$(1),$$(LAB_MIN_SM)))
 
 $(T)/$(1)/info: $$($(1)_OBJS) $$($(1)_PEERS) $(HARNESS)
 	@mkdir -p $$(@D)
@@ -168,6 +170,24 @@ $(T)/$(1)/info: $$($(1)_OBJS) $$($(1)_PEERS) $(HARNESS)
 # EX= builds that exercise's runner alone (and the lab's info).
 RUNNERS += $(T)/$(1)/info $$(foreach e,$$(if $(EX),$$(filter $(EX),$$(EXERCISES)),$$(EXERCISES)),$(T)/$(1)/$$(e))
 $$(foreach e,$$(EXERCISES),$$(eval $$(call exercise_rule,$(1),$$(e))))
+endef
+
+# lab_arch(lab, min_sm): a lab whose lab.mk sets LAB_MIN_SM (lab 08: bf16
+# mma.sync and cp.async need sm_80) is built for that architecture where SM
+# is older, so that its code is compiled and its PTX inspected as it is
+# (the driver never runs it on an older GPU: grader/main.c, too_old()).
+# The variables are private: the harness's objects, prerequisites of the
+# same runners, keep SM's architecture.
+lab_too_old = $(if $(2),$(shell [ "$(SM_LOW)" -lt "$(2)" ] 2>/dev/null && echo y))
+define lab_arch
+ifneq ($(call lab_too_old,$(1),$(2)),)
+$(1)_ARCH := -gencode arch=compute_$(2),code=sm_$(2) \
+             -gencode arch=compute_$(2),code=compute_$(2)
+$$($(1)_OBJS) $$($(1)_PEERS) $(T)/$(1)/info: private ARCH := $$($(1)_ARCH)
+$$(foreach e,$$($(1)_EXERCISES),$(T)/$(1)/$$(e)): private ARCH := $$($(1)_ARCH)
+$$(foreach e,$$($(1)_EXERCISES),$(T)/$(1)/$$(e)): private INSPECT_PTXFLAGS := \
+	$$(subst compute_$(SM_LOW),compute_$(2),$$(INSPECT_PTXFLAGS))
+endif
 endef
 
 # exercise_rule(lab, exercise): compile the submission's file and link its

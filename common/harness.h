@@ -235,6 +235,17 @@ struct wb_exercise {
 					      * grade, not only SANITIZE=1 */
 	double timeout_s;                    /* the whole exercise process */
 	size_t work_bytes;                   /* scratch given to the entry */
+	int min_cc;                          /* the compute capability x 10
+					      * it needs (80: sm_80's bf16
+					      * mma, cp.async); 0: any. On
+					      * an older GPU the driver
+					      * builds and inspects it only
+					      * (BUILT or SKELETON, no
+					      * points) and says why */
+	int tensor_flops;                    /* its FLOPs (traffic()) run on
+					      * tensor cores: the FLOP/s
+					      * ceiling (SUSPICIOUS) is their
+					      * peak, not the CUDA cores' */
 
 	int (*setup)(struct wb_ctx *c);
 	int (*run)(struct wb_ctx *c, enum wb_impl impl);

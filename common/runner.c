@@ -467,8 +467,10 @@ static void list_sanitize(const struct wb_exercise *ex)
  * The lab's table, for the driver: "exercise NAME KIND POINTS_CORRECT
  * POINTS_SPEED TIMEOUT TITLE", then per speed exercise its tiers ("tier
  * NAME SHARE POINTS": shares of the ideal time), what the ideal is
- * ("ideal NAME dram|peer|instr SPEEDUP"), its benchmark shapes and, for
- * an exercise that always runs compute-sanitizer tools, which ones.
+ * ("ideal NAME dram|peer|instr SPEEDUP"), its benchmark shapes, for an
+ * exercise that always runs compute-sanitizer tools which ones, and for
+ * one that needs a newer GPU or runs on tensor cores, that ("arch NAME
+ * MIN_CC cuda|tensor").
  */
 static void list(void)
 {
@@ -486,6 +488,9 @@ static void list(void)
 		if (ex->kind == WB_SPEED)
 			printf("ideal %s %s %g\n", ex->name,
 			       ideal_names[ex->ideal], ex->instr_speedup);
+		if (ex->min_cc || ex->tensor_flops)
+			printf("arch %s %d %s\n", ex->name, ex->min_cc,
+			       ex->tensor_flops ? "tensor" : "cuda");
 		printf("bench %s ", ex->name);
 		for (int b = 0; b < WB_MAX_BENCH && ex->bench[b].label; b++)
 			printf("%s%s", b ? "+" : "", ex->bench[b].label);

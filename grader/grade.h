@@ -66,6 +66,8 @@ struct g_spec {
 				 * "lab" (its table), a calibration, a course */
 	char ideal[8];          /* what shares are of: dram, peer, instr */
 	double instr_speedup;   /* instr: the ideal speedup over the naive */
+	int min_cc;             /* compute capability x 10 it needs; 0: any */
+	int tensor_flops;       /* its FLOPs run on tensor cores (plausible.c) */
 	struct g_rule rules[G_MAX_RULES]; /* technique rules (inspect.h) */
 	int nrules;
 	int bad_rules;                    /* rules the driver could not read */

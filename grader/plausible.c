@@ -37,6 +37,34 @@ double g_bandwidth_ceiling(const struct g_device *dev, char *why, size_t n)
 	return 0;
 }
 
+/*
+ * Dense tensor-core FLOPs per clock and SM over the CUDA cores' fp32 FLOPs
+ * (gpu_fp32_tflops(): 2 per lane), for 16-bit inputs with fp32
+ * accumulation, from NVIDIA's whitepapers: sm_75 1024 / 128 (T4 65
+ * TFLOP/s); sm_80 2048 / 128 (A100 312); sm_86 to sm_89 1024 / 256 (A6000
+ * 155, L40S 362); sm_90 4096 / 256 (H100 SXM 989); sm_100 on 8192 / 256
+ * (B200 2250). An upper bound is what a ceiling needs: consumer cards
+ * that halve the fp32-accumulate rate stay under it, and a GPU newer than
+ * this table gets the largest ratio.
+ */
+static double tensor_ratio(int cc)
+{
+	if (cc < 80)
+		return 8;
+	if (cc == 80)
+		return 16;
+	if (cc < 90)
+		return 4;
+	if (cc < 100)
+		return 16;
+	return 32;
+}
+
+double g_tensor_tflops(const struct g_device *dev)
+{
+	return dev->fp32_tflops * tensor_ratio(dev->cc);
+}
+
 static void suspicious(struct g_result *r)
 {
 	r->verdict = WB_V_SUSPICIOUS;
@@ -51,7 +79,6 @@ int g_plausible(const struct g_spec *s, struct g_result *r,
 	char why[160];
 	double bw = g_bandwidth_ceiling(dev, why, sizeof(why));
 
-	(void)s;
 	if (r->verdict != WB_V_PASS || !r->t[G_STUDENT].have)
 		return 0;
 	if (bw > 0 && r->gbps > bw) {
@@ -63,7 +90,17 @@ int g_plausible(const struct g_spec *s, struct g_result *r,
 			 r->gbps, r->t[G_STUDENT].median_us, r->bytes, bw, why);
 		return 1;
 	}
-	if (dev->fp32_tflops > 0 && r->tflops >
+	if (s && s->tensor_flops && dev->fp32_tflops > 0 && r->tflops >
+	    PLAUSIBLE_PEAK_MARGIN * g_tensor_tflops(dev)) {
+		suspicious(r);
+		g_detail(r, "measured %.2f TFLOP/s, above %.0f%% of the tensor "
+			    "cores' dense peak of %.0f TFLOP/s: the timed calls "
+			    "did not compute their results. No points.",
+			 r->tflops, 100 * PLAUSIBLE_PEAK_MARGIN,
+			 g_tensor_tflops(dev));
+		return 1;
+	}
+	if ((!s || !s->tensor_flops) && dev->fp32_tflops > 0 && r->tflops >
 	    PLAUSIBLE_PEAK_MARGIN * dev->fp32_tflops) {
 		suspicious(r);
 		g_detail(r, "measured %.2f TFLOP/s, above %.0f%% of the CUDA "

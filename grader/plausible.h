@@ -11,7 +11,9 @@
  *              it on an H200), so either alone suffices;
  *   FLOP/s     105% of the CUDA cores' fp32 peak (NVML's maximum SM
  *              clock x SMs x fp32 lanes per SM x 2; the device's own
- *              clock where NVML gives none);
+ *              clock where NVML gives none), or for an exercise whose
+ *              FLOPs run on tensor cores (lab 08), 105% of their dense
+ *              16-bit peak (g_tensor_tflops());
  *   share      PLAUSIBLE_SHARE_CEILING of the speed of light measured in
  *              the same rounds (memory-bound exercises).
  * SUSPICIOUS earns no points; the figures are shown.
@@ -40,6 +42,10 @@
 
 /* The bandwidth ceiling in GB/s (0: none known); its basis into why. */
 double g_bandwidth_ceiling(const struct g_device *dev, char *why, size_t n);
+
+/* The tensor cores' dense peak for 16-bit inputs and fp32 accumulation,
+ * TFLOP/s, from the fp32 peak and the compute capability (0: unknown). */
+double g_tensor_tflops(const struct g_device *dev);
 
 /* After g_score(): PASS faster than a ceiling becomes SUSPICIOUS, with no
  * points and the figures as details. Returns 1 when it did. */

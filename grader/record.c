@@ -81,7 +81,7 @@ static void list_line(char *l, void *arg)
 	char name[G_NAME_LEN], kind[16], label[G_NAME_LEN];
 	struct g_spec *s;
 	double a, b, c;
-	int off = 0;
+	int off = 0, cc;
 
 	if (strncmp(l, "lab ", 4) == 0)
 		return;
@@ -126,6 +126,15 @@ static void list_line(char *l, void *arg)
 		s = spec_named(st, name);
 		if (!s || sanitize_tools(label, &s->sanitize))
 			st->bad = 1;
+	} else if (sscanf(l, "arch %63s %d %15s", name, &cc, kind) == 3) {
+		s = spec_named(st, name);
+		if (!s || cc < 0 || (strcmp(kind, "cuda") &&
+				     strcmp(kind, "tensor"))) {
+			st->bad = 1;
+			return;
+		}
+		s->min_cc = cc;
+		s->tensor_flops = strcmp(kind, "tensor") == 0;
 	} else if (sscanf(l, "bench %63s %63s", name, label) == 2) {
 		s = spec_named(st, name);
 		if (s)

@@ -174,6 +174,41 @@ static void flops_above_the_fp32_peak(void **state)
 }
 
 /*
+ * Lab 08's exercises run on tensor cores: 600 TFLOP/s is honest there
+ * (cuBLAS's bf16 GEMM on an H100), far above the fp32 peak; the ceiling
+ * is the tensor cores' dense peak, 16 x the fp32 peak on sm_90.
+ */
+static void tensor_flops_against_the_tensor_peak(void **state)
+{
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+	struct g_result r = timed(1000, &s, &d);
+
+	(void)state;
+	s.tensor_flops = 1;
+	assert_near(g_tensor_tflops(&d), 16 * 66.9, 1e-9);
+	r.gbps = 0;
+	r.tflops = 600;
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	r.tflops = 1200; /* above 1.05 x 1070 */
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	assert_int_equal(r.verdict, WB_V_SUSPICIOUS);
+	assert_contains(r.details[0], "tensor cores' dense peak of 1070");
+	/* The same speed on the CUDA cores is suspicious. */
+	s.tensor_flops = 0;
+	r = timed(1000, &s, &d);
+	r.gbps = 0;
+	r.tflops = 600;
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	/* An A100's ratio is 16, an L40S's 4, a T4's 8. */
+	d.cc = 89;
+	assert_near(g_tensor_tflops(&d), 4 * 66.9, 1e-9);
+	d.cc = 75;
+	assert_near(g_tensor_tflops(&d), 8 * 66.9, 1e-9);
+}
+
+/*
  * Faster than the speed of light timed beside it: the probes read and
  * wrote what the exercise must, in the same rounds, so beyond
  * PLAUSIBLE_SHARE_CEILING of it the bytes were not moved. The bandwidth
@@ -234,6 +269,7 @@ int main(void)
 		cmocka_unit_test(the_ceiling_is_the_larger_reference),
 		cmocka_unit_test(only_passing_timed_results),
 		cmocka_unit_test(flops_above_the_fp32_peak),
+		cmocka_unit_test(tensor_flops_against_the_tensor_peak),
 		cmocka_unit_test(share_above_the_ceiling),
 		cmocka_unit_test(share_only_judged_against_dram),
 	};

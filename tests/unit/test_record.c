@@ -125,6 +125,30 @@ static void list_ideal_kinds(void **state)
 				      "ideal a dram\n", "x", s, 3), -1);
 }
 
+/* An exercise for newer GPUs on tensor cores (lab 08) says so; the rest
+ * need nothing and count on CUDA cores. */
+static void list_arch(void **state)
+{
+	static const char text[] =
+		"lab 08-x\n"
+		"exercise a speed 40 60 60 A\ntier a 0.5 60\nideal a peer 0\n"
+		"arch a 80 tensor\nbench a 4096^3\n"
+		"exercise b speed 40 60 60 B\ntier b 0.5 60\nideal b dram 0\n";
+	struct g_spec s[2];
+
+	(void)state;
+	assert_int_equal(g_parse_list(text, "08-x", s, 2), 2);
+	assert_int_equal(s[0].min_cc, 80);
+	assert_int_equal(s[0].tensor_flops, 1);
+	assert_string_equal(s[0].bench, "4096^3");
+	assert_int_equal(s[1].min_cc, 0);
+	assert_int_equal(s[1].tensor_flops, 0);
+	assert_int_equal(g_parse_list("exercise a speed 40 60 60 A\n"
+				      "arch a 80 fp8\n", "x", s, 2), -1);
+	assert_int_equal(g_parse_list("exercise a speed 40 60 60 A\n"
+				      "arch b 80 tensor\n", "x", s, 2), -1);
+}
+
 static void list_crlf(void **state)
 {
 	static const char text[] =
@@ -682,6 +706,7 @@ int main(void)
 		cmocka_unit_test(list_reduction),
 		cmocka_unit_test(list_correctness_exercise),
 		cmocka_unit_test(list_ideal_kinds),
+		cmocka_unit_test(list_arch),
 		cmocka_unit_test(list_crlf),
 		cmocka_unit_test(list_empty),
 		cmocka_unit_test(list_garbled),

@@ -1,0 +1,15 @@
+# Lab 08: tensor cores. Read by the top-level Makefile (see
+# labs/05-reduction/lab.mk for what each variable means).
+# LAB_MIN_SM: bf16 mma.sync, ldmatrix and cp.async need sm_80; where SM is
+#             older (CI's sm_75), this lab is built for sm_80 all the same,
+#             and the grader never runs it on such a GPU (it says why).
+# LAB_SRCS:   ref.cu is hgemm's double-precision reference on the GPU, for
+#             the products too large to check on the host (see its header).
+# PEER_SRCS:  cuBLAS's bf16 GEMM on tensor cores (cublasGemmEx), hgemm's
+#             ideal: the grader times it in its reference run.
+# LAB_LIBS:   the peers link cuBLAS.
+EXERCISES  := fragments hgemm
+LAB_SRCS   := lab.c naive.cu ref.cu
+PEER_SRCS  := peers.cu
+LAB_LIBS   := -lcublas
+LAB_MIN_SM := 80
