@@ -430,13 +430,12 @@ void attention(const bf16_bits *q, const bf16_bits *k, const bf16_bits *v,
 		     const __nv_bfloat16 *, __nv_bfloat16 *, int, int, float);
 
 	(void)work;	/* fused: no score matrix, no scratch */
-	if (dim == 64)
-		kern = attn_fwd_d64;
-	else if (dim == 128)
-		kern = attn_fwd_d128;
-	else
-		wb_cuda_fatal(cudaErrorInvalidValue, "attention: dim not 64 or 128",
-			      __FILE__, __LINE__);
+	if (dim != 64 && dim != 128) {
+		wb_cuda_fatal(cudaErrorInvalidValue,
+			      "attention: dim not 64 or 128", __FILE__, __LINE__);
+		return;
+	}
+	kern = dim == 64 ? attn_fwd_d64 : attn_fwd_d128;
 	/* 80 KiB at dim 128: over the 48 KiB default, so opt in. */
 	CUDA_CHECK(cudaFuncSetAttribute(kern,
 			cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
