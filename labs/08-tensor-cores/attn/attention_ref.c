@@ -28,14 +28,13 @@
  *     tol = 2^-7 |o| + (2^-8 + 2 rho + (seq + 2) u) a
  *
  * So tol is 0.4% to 1.2% of a (|o| <= a); with inputs in [-1, 1], a is a
- * weighted average of |v|, about 0.5. What it catches: a missing scale (scores 8 or 11
- * times too sharp) moves outputs by tenths; a causal mask off by one moves
- * row i by about |v - o| / (i + 2), a third at row 0; a dropped key tile
- * removes a quarter or more of a short row's weight; no max subtraction
- * overflows expf at scores over 88, which the large-input case (inputs
- * up to 12: scores in the hundreds) makes sure of, and gives inf or NaN,
- * which always fail. A kernel that accumulated in bf16 instead of float32
- * would err by about sqrt(seq) 2^-9 a and fail at seq in the hundreds.
+ * weighted average of |v|, about 0.5. What it catches: a missing scale
+ * (scores 8 or 11 times too sharp) moves outputs by tenths; a causal mask
+ * off by one moves row i by about |v - o| / (i + 2), a third at row 0; a
+ * dropped key tile removes a quarter or more of a short row's weight; no
+ * max subtraction overflows expf at scores over 88, which the large-input
+ * case (inputs up to 12: scores in the hundreds) makes sure of, and gives
+ * inf or NaN, which always fail.
  */
 #include <math.h>
 #include <pthread.h>
