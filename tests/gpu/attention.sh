@@ -13,11 +13,13 @@
 # causal and not; inputs up to 12), and, in the first run, the benchmark
 # (batch 4, heads 16, seq 4096; dim 64, 128; causal and not: ms, TFLOP/s,
 # fused's speedup over each path; every output spot-checked). The second
-# run checks only. About 1 to 3 minutes of GPU time on an H100.
+# run checks only; then the fused kernel's checks under compute-sanitizer
+# memcheck and racecheck. About 2 to 4 minutes of GPU time on an H100.
 #
-# Logs go to $OUT (if set) or build/attn/: build.log, emulate.log,
-# run1.log, run2.log. Status 0 when everything passed, 77 when the GPU is
-# older than cc 8.0, 1 otherwise.
+# Logs go to $OUT (if set) or build/attn/: gpu.log, build.log,
+# emulate.log, run1.log, run2.log, memcheck.log, racecheck.log. Status 0
+# when everything passed, 77 when the GPU is older than cc 8.0, 1
+# otherwise.
 
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,5 +48,21 @@ grep -E "FAIL|mismatch|checks:|bench|shape|x4096|WRONG|all outputs|error" "$out/
 
 ATTN_CHECK_ONLY=1 "$bin" $((seed + 1)) > "$out/run2.log" 2>&1 || status=1
 grep -E "checks:|FAIL" "$out/run2.log" | head -n 20
+
+# The fused kernel under compute-sanitizer: out-of-bounds accesses
+# (memcheck) and shared-memory races between the cp.async stages and
+# their readers (racecheck). Check sizes only: small and quick.
+san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+if [ -x "$san" ]; then
+	for tool in memcheck racecheck; do
+		ATTN_CHECK_ONLY=1 ATTN_IMPL=fused "$san" --tool "$tool" \
+			--error-exitcode 9 "$bin" "$seed" > "$out/$tool.log" 2>&1 ||
+			status=1
+		echo "$tool: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" \
+			"$out/$tool.log" | tail -n 1)"
+	done
+else
+	echo "compute-sanitizer not found: memcheck and racecheck skipped"
+fi
 echo "attention: $( [ "$status" = 0 ] && echo passed || echo FAILED ) (logs in $out)"
 exit "$status"

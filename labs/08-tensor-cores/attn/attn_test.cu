@@ -6,6 +6,8 @@
  *   ATTN_CHECK_ONLY=1       check only
  *   ATTN_BENCH_SEQ=n        benchmark sequence length (default 4096)
  *   ATTN_NO_NAIVE=1         do not time the naive (it takes seconds)
+ *   ATTN_IMPL=name          check and time only fused, naive or cublas
+ *                           (for compute-sanitizer runs of one of them)
  *
  * Check: the fused kernel (attention.h: attention), the naive eager path
  * and the cuBLAS eager path at awkward sizes, causal and not, against the
@@ -170,6 +172,14 @@ static void print_shape(const struct shape *s)
 	       s->causal ? "causal" : "full", s->amp > 1.0 ? " large" : "");
 }
 
+/* Is implementation i selected (ATTN_IMPL unset, or naming it)? */
+static int selected(int i)
+{
+	const char *only = getenv("ATTN_IMPL");
+
+	return !only || !strcmp(only, impls[i].name);
+}
+
 /* Every shape of checks[], every implementation; returns the failures. */
 static int check_all(void)
 {
@@ -192,6 +202,8 @@ static int check_all(void)
 		for (int i = 0; i < NIMPL; i++) {
 			long bad;
 
+			if (!selected(i))
+				continue;
 			run_once(&impls[i], &b, s, work);
 			printf("check %-7s ", impls[i].name);
 			print_shape(s);
@@ -306,6 +318,8 @@ static int bench_all(void)
 				float ms;
 				long bad;
 
+				if (!selected(i))
+					continue;
 				if (im->needs_work && (!work ||
 				    (no_naive && im->fn == naive_attention)))
 					continue;
@@ -315,10 +329,11 @@ static int bench_all(void)
 				ms = time_impl(im, &b, &s, work, flush);
 				if (i == 0)
 					tf = ms;
+				/* fused x: fused's speedup over this path */
 				printf("%4dx%dx%dx%-4d %-6s %-7s %10.3f %9.1f "
 				       "%9.2f%s\n", s.batch, s.heads, seq, dim,
 				       causal ? "causal" : "full", im->name, ms,
-				       flops / ms / 1e9, ms / tf,
+				       flops / ms / 1e9, tf > 0 ? ms / tf : 0.0,
 				       bad ? "  WRONG" : "");
 			}
 		}
@@ -326,7 +341,6 @@ static int bench_all(void)
 	if (work)
 		CUDA_CHECK(cudaFree(work));
 	CUDA_CHECK(cudaFree(flush));
-	b.n = 0;
 	bufs_free(&b);
 	return fails;
 }
