@@ -14,12 +14,16 @@
 # (batch 4, heads 16, seq 4096; dim 64, 128; causal and not: ms, TFLOP/s,
 # fused's speedup over each path; every output spot-checked). The second
 # run checks only; then the fused kernel's checks under compute-sanitizer
-# memcheck and racecheck. About 2 to 4 minutes of GPU time on an H100.
+# memcheck and racecheck; then six planted bugs, each of which the checks
+# must catch: no scale, a causal mask one key late, no max subtraction
+# (exact in real arithmetic: only the large inputs overflow it), no
+# rescale, the last partial tile dropped, V not transposed. About 3 to 5
+# minutes on an H100, most of it compiling.
 #
 # Logs go to $OUT (if set) or build/attn/: gpu.log, build.log,
-# emulate.log, run1.log, run2.log, memcheck.log, racecheck.log. Status 0
-# when everything passed, 77 when the GPU is older than cc 8.0, 1
-# otherwise.
+# emulate.log, run1.log, run2.log, memcheck.log, racecheck.log,
+# mutants/NAME.log. Status 0 when everything passed, 77 when the GPU is
+# older than cc 8.0, 1 otherwise.
 
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,5 +68,42 @@ if [ -x "$san" ]; then
 else
 	echo "compute-sanitizer not found: memcheck and racecheck skipped"
 fi
+# Planted bugs: each must fail the checks (a check that cannot fail
+# proves nothing). name|sed expression on attention_solution.cu.
+mutants='no-scale|s/(float)(M_LOG2E \/ sqrt((double)dim))/(float)M_LOG2E/
+causal-plus-one|s/causal \&\& key > qry)/causal \&\& key > qry + 1)/
+no-max|s/base = mnew == -INFINITY ? 0.0f : mnew;/base = 0.0f;/; s/alpha = exp2f(m\[r\] - base);/alpha = 1.0f;/
+no-rescale|s/alpha = exp2f(m\[r\] - base);/alpha = 1.0f;/
+last-tile-dropped|s/int ntiles = (seq + BC - 1) \/ BC;/int ntiles = seq > BC ? seq \/ BC : 1;/
+v-not-transposed|s/ldmatrix_x4_trans(b, vs/ldmatrix_x4(b, vs/'
+mdir="$out/mutants"
+mkdir -p "$mdir"
+# Built side by side; the loop runs in a subshell, so it waits for them.
+echo "$mutants" | { while IFS='|' read -r name expr; do
+	sed "$expr" labs/08-tensor-cores/attn/attention_solution.cu > "$mdir/$name.cu"
+	if cmp -s "$mdir/$name.cu" labs/08-tensor-cores/attn/attention_solution.cu; then
+		echo "mutant $name: the edit did not apply" > "$mdir/$name.build.log"
+		continue
+	fi
+	ATTN_SOLUTION="$mdir/$name.cu" ATTN_OUT="$mdir/$name" \
+		sh labs/08-tensor-cores/attn/build.sh > "$mdir/$name.build.log" 2>&1 &
+done; wait; }
+for name in $(echo "$mutants" | cut -d'|' -f1); do
+	if [ ! -x "$mdir/$name/attn_test" ]; then
+		echo "mutant $name: not built ($(tail -n 1 "$mdir/$name.build.log"))"
+		status=1
+		continue
+	fi
+	ATTN_CHECK_ONLY=1 ATTN_IMPL=fused "$mdir/$name/attn_test" "$seed" \
+		> "$mdir/$name.log" 2>&1
+	rc=$?
+	if [ "$rc" = 1 ]; then
+		echo "mutant $name: caught ($(grep -c FAIL "$mdir/$name.log") failing lines)"
+	else
+		echo "mutant $name: NOT caught (status $rc)"
+		status=1
+	fi
+done
+
 echo "attention: $( [ "$status" = 0 ] && echo passed || echo FAILED ) (logs in $out)"
 exit "$status"

@@ -7,7 +7,9 @@
 #   SM=90 sh labs/08-tensor-cores/attn/build.sh    for sm_90 (H100, H200)
 #   sh labs/08-tensor-cores/attn/build.sh run      build, then run the test
 #
-# The binary goes to build/attn/sm$SM/attn_test under the repository root.
+# The binary goes to build/attn/sm$SM/attn_test under the repository root
+# (ATTN_OUT=dir elsewhere). ATTN_SOLUTION=file.cu builds another fused
+# kernel in its place (tests/gpu/attention.sh's planted bugs).
 # At SM < 80 the fused kernel builds as a trap (it needs bf16 mma.sync and
 # cp.async) and the test skips (exit 77) on such a GPU. Flags follow the
 # Makefile's: -O3 -lineinfo for CUDA, C11 -Wall -Wextra for C, with
@@ -24,7 +26,8 @@ if [ -z "${SM:-}" ]; then
 		2>/dev/null | head -n 1 | tr -d ' .' || true)
 	SM=${SM:-75}
 fi
-out="$root/build/attn/sm$SM"
+out=${ATTN_OUT:-$root/build/attn/sm$SM}
+sol=${ATTN_SOLUTION:-$here/attention_solution.cu}
 mkdir -p "$out"
 
 nvflags="-O3 -lineinfo -std=c++17 -gencode arch=compute_$SM,code=sm_$SM"
@@ -32,9 +35,11 @@ nvflags="$nvflags -I$root/common -I$here -Xcompiler -Wall,-Wextra,-Werror"
 cflags="-O2 -g -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L"
 
 for f in attention_solution attention_naive attention_peer attn_test; do
-	echo "nvcc $f.cu (sm_$SM)"
+	src="$here/$f.cu"
+	[ "$f" = attention_solution ] && src=$sol
+	echo "nvcc $src (sm_$SM)"
 	# shellcheck disable=SC2086
-	$NVCC $nvflags -Xptxas -v -c "$here/$f.cu" -o "$out/$f.o" \
+	$NVCC $nvflags -Xptxas -v -c "$src" -o "$out/$f.o" \
 		> "$out/$f.log" 2>&1 || { cat "$out/$f.log"; exit 1; }
 done
 # Registers and spills of the fused kernel, for the record.
