@@ -17,12 +17,14 @@
 # memcheck and racecheck; then six planted bugs, each of which the checks
 # must catch: no scale, a causal mask one key late, no max subtraction
 # (exact in real arithmetic: only the large inputs overflow it), no
-# rescale, the last partial tile dropped, V not transposed. About 3 to 5
-# minutes on an H100, most of it compiling.
+# rescale, the last partial tile dropped, V not transposed; last, two
+# steps back for the ladder, checked and timed (fused only): without the
+# swizzle, and without causal tile skipping. About 3 to 5 minutes on an
+# H100, most of it compiling.
 #
 # Logs go to $OUT (if set) or build/attn/: gpu.log, build.log,
 # emulate.log, run1.log, run2.log, memcheck.log, racecheck.log,
-# mutants/NAME.log. Status 0 when everything passed, 77 when the GPU is
+# mutants/NAME.log, steps/NAME.log. Status 0 when everything passed, 77 when the GPU is
 # older than cc 8.0, 1 otherwise.
 
 set -u
@@ -103,6 +105,31 @@ for name in $(echo "$mutants" | cut -d'|' -f1); do
 		echo "mutant $name: NOT caught (status $rc)"
 		status=1
 	fi
+done
+
+# Steps back from the solution, for the README's ladder: each must still
+# be right (checks) and is timed alone (fused only) at the benchmark shape.
+steps='no-swizzle|s/return row \* dim + ((((col >> 3) ^ (row \& 7))) << 3) + (col \& 7);/return row * dim + col;/
+no-causal-skip|s#ntiles = min(ntiles, (q0 + BR - 1) / BC + 1);#(void)0; /* all key tiles */#'
+sdir="$out/steps"
+mkdir -p "$sdir"
+echo "$steps" | { while IFS='|' read -r name expr; do
+	sed "$expr" labs/08-tensor-cores/attn/attention_solution.cu > "$sdir/$name.cu"
+	cmp -s "$sdir/$name.cu" labs/08-tensor-cores/attn/attention_solution.cu &&
+		continue
+	ATTN_SOLUTION="$sdir/$name.cu" ATTN_OUT="$sdir/$name" \
+		sh labs/08-tensor-cores/attn/build.sh > "$sdir/$name.build.log" 2>&1 &
+done; wait; }
+for name in $(echo "$steps" | cut -d'|' -f1); do
+	if [ ! -x "$sdir/$name/attn_test" ]; then
+		echo "step $name: not built"
+		status=1
+		continue
+	fi
+	ATTN_IMPL=fused "$sdir/$name/attn_test" "$seed" > "$sdir/$name.log" 2>&1 ||
+		status=1
+	echo "step $name: $(tail -n 1 "$sdir/$name.log")"
+	grep -E "x4096x" "$sdir/$name.log"
 done
 
 echo "attention: $( [ "$status" = 0 ] && echo passed || echo FAILED ) (logs in $out)"
