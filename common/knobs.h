@@ -71,8 +71,10 @@
 
 /* Device work still running after the code returned (another stream) is
  * counted when the device-wide synchronisation after the stop event ends
- * later than for an empty region by more than three of its interquartile
- * ranges or this, whichever is larger. */
+ * later than for an empty region, and than for the naive and the probes
+ * of the same round, by more than three of the empty region's
+ * interquartile ranges or this, whichever is larger (bench.c,
+ * recount_tails). */
 #define WB_TAIL_MIN_US 5.0
 
 /* Timed calls whose outputs are checked: each round's student call with

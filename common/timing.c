@@ -164,10 +164,20 @@ void wb_time_sample(struct wb_timer *t, wb_work_fn *work, void *arg,
 	WB_CUDA(cudaEventElapsedTime(&tail, t->stop, t->tail));
 
 	s->event_ms = ev;
-	if (tail - t->tail0_ms > t->tail_tol_ms)
-		s->extra_ms = tail - t->tail0_ms;
-	s->ms = s->event_ms + s->extra_ms;
+	s->tail_ms = tail;
+	wb_sample_recount(t, s, 0, 0);
 	s->mhz = wb_spacer_mhz();
 	if (!(s->mhz > 0 && s->mhz < 1e5))
 		s->mhz = 0; /* not measured: no round is dropped for it */
+}
+
+void wb_sample_recount(const struct wb_timer *t, struct wb_sample *s,
+		       double noise_ms, int trusted)
+{
+	double base = noise_ms > t->tail0_ms ? noise_ms : t->tail0_ms;
+
+	s->extra_ms = 0;
+	if (!trusted && s->tail_ms - base > t->tail_tol_ms)
+		s->extra_ms = s->tail_ms - base;
+	s->ms = s->event_ms + s->extra_ms;
 }

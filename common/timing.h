@@ -32,6 +32,8 @@ struct wb_sample {
 	double ms;       /* the time counted: event_ms + extra_ms */
 	double event_ms; /* start to stop event */
 	double extra_ms; /* device work that outlived the call, counted */
+	double tail_ms;  /* stop event to the event after the device-wide
+			  * synchronisation: tail0_ms when nothing outlived it */
 	double mhz;      /* the SM clock the spacer measured just before */
 };
 
@@ -43,5 +45,15 @@ void wb_timer_free(struct wb_timer *t);
  * inputs) completes first, untimed. */
 void wb_time_sample(struct wb_timer *t, wb_work_fn *work, void *arg,
 		    struct wb_sample *s);
+/*
+ * Count a sample's extra again against the noise of the trusted samples
+ * (the naive, the probes, a library peer) of the same round: their
+ * largest stop-to-tail gap, noise_ms (0: none were taken). Work of
+ * another stream is counted beyond max(tail0_ms, noise_ms) +
+ * tail_tol_ms. A trusted sample itself counts no extra (trusted = 1):
+ * it launches on no other stream, so its gap is the noise.
+ */
+void wb_sample_recount(const struct wb_timer *t, struct wb_sample *s,
+		       double noise_ms, int trusted);
 
 #endif /* WB_TIMING_H */
