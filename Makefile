@@ -155,6 +155,7 @@ LAB_SRCS  :=
 PEER_SRCS :=
 LAB_LIBS  :=
 LAB_MIN_SM :=
+SHIPS_CODE :=
 include labs/$(1)/lab.mk
 $(1)_EXERCISES := $$(EXERCISES)
 $(1)_OBJS      := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(LAB_SRCS))

@@ -386,16 +386,23 @@ handout_docs() {
 }
 
 # Every solution, reformatted and stripped of its comments, copied over its
-# skeleton (and one kernel pasted into a README): each must be caught.
+# skeleton (and one kernel pasted into a README): each must be caught. A
+# skeleton that ships the code its solution fixes (lab.mk's SHIPS_CODE)
+# may share it with that solution, so that solution goes into the lab's
+# notes file instead, where it must be caught as well.
 handout_leak() {
 	leak=$1/leak
 	cp -R "$1/x/$2" "$leak"
 	n=0
 	for s in solutions/*/*.cu; do
 		lab=$(basename "$(dirname "$s")")
+		ex=$(basename "$s" .cu)
 		[ -d "$leak/labs/$lab" ] || continue
-		sed -e 's|/\*.*\*/||' -e 's|^\t|    |' -e 's|  *| |g' "$s" \
-			> "$leak/labs/$lab/$(basename "$s")"
+		to=$leak/labs/$lab/$ex.cu
+		sed -n 's/^SHIPS_CODE[[:space:]]*:*=//p' "labs/$lab/lab.mk" |
+			tr ' \t' '\n\n' | grep -qx "$ex" &&
+			to=$leak/labs/$lab/notes-$ex.txt
+		sed -e 's|/\*.*\*/||' -e 's|^\t|    |' -e 's|  *| |g' "$s" > "$to"
 		n=$((n + 1))
 	done
 	sed -n '/__global__/,/^}/p' solutions/05-reduction/sum.cu >> "$leak/labs/05-reduction/README.md"

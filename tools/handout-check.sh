@@ -19,6 +19,13 @@
 # a README holds at most 3 such lines of any solution (11%); a copied
 # solution holds nearly all of them, and one pasted kernel 6 or more.
 #
+# One pair is exempt: an exercise whose skeleton ships the code its
+# solution fixes (a lab.mk's SHIPS_CODE, lab 02's lockstep) shares most of
+# its lines with its own solution by design. That skeleton is still checked
+# against every other solution, and its solution against every other file;
+# a solution copied over it is caught anyway (it no longer calls WB_TODO,
+# and make test expects every skeleton to be SKELETON).
+#
 # Paths must not contain newlines. Exit 0: clean; 1: solution code found;
 # 2: bad arguments.
 
@@ -30,6 +37,8 @@ ABS_LINES=${ABS_LINES:-6}
 
 handout=${1:-}
 solutions=${2:-}
+handout=${handout%/}
+solutions=${solutions%/}
 if [ ! -d "$handout" ] || [ ! -d "$solutions" ]; then
 	echo "usage: $0 HANDOUT-FOLDER SOLUTIONS-FOLDER" >&2
 	exit 2
@@ -51,9 +60,26 @@ done)
 [ -n "$files" ] || { echo "$handout: no text files to check" >&2; exit 2; }
 nsol=$(printf '%s\n' "$sols" | wc -l)
 
+# "skeleton<TAB>solution" for every SHIPS_CODE exercise of the handout's labs
+ships=$(find "$handout/labs" -mindepth 2 -maxdepth 2 -name lab.mk 2>/dev/null |
+	while read -r mk; do
+		lab=$(basename "$(dirname "$mk")")
+		for ex in $(sed -n 's/^SHIPS_CODE[[:space:]]*:*=//p' "$mk" |
+			    tr ' \t' '\n\n'); do
+			printf '%s\t%s\n' "$handout/labs/$lab/$ex.cu" \
+				"$solutions/$lab/$ex.cu"
+		done
+	done)
+
 # shellcheck disable=SC2086 # split on newlines on purpose (IFS above)
 awk -v nsol="$nsol" -v min_chars="$MIN_CHARS" -v min_lines="$MIN_LINES" \
-    -v share="$SHARE" -v abs_lines="$ABS_LINES" '
+    -v share="$SHARE" -v abs_lines="$ABS_LINES" -v ships="$ships" '
+BEGIN {
+	n = split(ships, pair, "\n")
+	for (i = 1; i <= n; i++)
+		if (split(pair[i], f, "\t") == 2)
+			exempt[f[1], f[2]] = 1
+}
 # One line without comments and white space; incom carries an open /* */.
 function norm(line,    out, p, q) {
 	out = ""
@@ -110,6 +136,8 @@ fileno == nsol + 1 && FNR == 1 && !counted {
 END {
 	for (k in hits) {
 		split(k, p, SUBSEP)
+		if ((p[1], p[2]) in exempt)
+			continue
 		if (hits[k] >= abs_lines ||
 		    (hits[k] >= min_lines && 100 * hits[k] >= share * distinct[p[2]])) {
 			printf "%s: holds %d of the %d distinctive code lines of %s\n",
