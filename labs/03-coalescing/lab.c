@@ -581,8 +581,8 @@ static void particles_note(struct wb_ctx *c, size_t k, size_t nchunks)
 		[PARTICLES_AOSOA] = "AoSoA",
 	};
 
-	wb_fail(c, "  (read in %s, as particles_layout() says)",
-		names[part_layout]);
+	wb_fail(c, "  (the particles were packed in %s, as "
+		   "particles_layout() returned)", names[part_layout]);
 	if (k)
 		wb_fail(c, "  (chunk %zu of %zu: the indices above count from "
 			   "particle %zu)", k, nchunks, k * CHECK_CHUNK);
