@@ -2,11 +2,12 @@
 /*
  * coalescing.h - the entry points of lab 03 (memory coalescing).
  *
- * Three memory-bound operations whose speed is decided by how the threads
- * of a warp walk memory, and a prediction of what the profiler counts
- * for such walks (sectors). Each exercise file defines one of these host
- * functions. The grader calls the three operations with device pointers
- * (256-byte aligned, from cudaMalloc) and waits for the device
+ * Four memory-bound operations whose speed is decided by how the threads
+ * of a warp walk memory (for particles, how the data is laid out), and a
+ * prediction of what the profiler counts for such walks (sectors). Each
+ * exercise file defines its host functions below (particles two: its
+ * layout and its operation). The grader calls the operations with device
+ * pointers (256-byte aligned, from cudaMalloc) and waits for the device
  * afterwards. Launch on the default stream and choose grid, block and
  * shared memory inside: everything launched counts in the time. Arrays
  * are row-major and contiguous: row r of a matrix with `cols` columns
@@ -71,16 +72,37 @@ void grayscale(const unsigned char *rgb, unsigned char *gray, size_t height,
 #define PART_FIELDS 8
 enum { PART_X, PART_Y, PART_Z, PART_VX, PART_VY, PART_VZ, PART_M, PART_Q };
 
-/* The two layouts of p (the soa argument). */
-#define PART_AOS 0 /* field f of particle i at p[i * PART_FIELDS + f] */
-#define PART_SOA 1 /* field f of particle i at p[f * n + i] */
+/*
+ * The layouts particles_layout() may choose; the grader packs the
+ * particles in the one chosen (field f of particle i at):
+ *   PARTICLES_AOS    p[i * PART_FIELDS + f]: one 32-byte record each;
+ *   PARTICLES_SOA    p[f * n + i]: PART_FIELDS arrays of n floats;
+ *   PARTICLES_AOSOA  p[(i / PARTICLES_TILE) * PARTICLES_TILE * PART_FIELDS
+ *                      + f * PARTICLES_TILE + i % PARTICLES_TILE]: tiles of
+ *                    PARTICLES_TILE particles, each tile a small SoA (one
+ *                    128-byte run per field); the last tile is padded to
+ *                    a whole one (its slots past n hold 0).
+ */
+#define PARTICLES_AOS 0
+#define PARTICLES_SOA 1
+#define PARTICLES_AOSOA 2
+#define PARTICLES_TILE 32
 
 /*
- * Each particle's kinetic energy, from the particles in layout soa:
- *     e[i] = 0.5 * m * (vx * vx + vy * vy + vz * vz)
+ * The layout the grader packs the particles in for particles_energy():
+ * PARTICLES_AOS, PARTICLES_SOA or PARTICLES_AOSOA. Host code, called
+ * before the inputs of every size are made; it must return the same
+ * constant every time (no CUDA call, nothing else).
+ */
+int particles_layout(void);
+
+/*
+ * Each particle's kinetic energy, from the particles in the layout
+ * particles_layout() returns:
+ *     ke[i] = 0.5 * m * (vx * vx + vy * vy + vz * vz)
  * The other four fields are not needed. 1 <= n, n * PART_FIELDS < 2^31.
  */
-void particles_energy(const float *p, size_t n, int soa, float *e);
+void particles_energy(const float *p, size_t n, float *ke);
 
 /*
  * One warp-wide global load, as the sectors exercise describes it (and
@@ -118,7 +140,8 @@ void naive_mean_dim0(const float *in, float *out, size_t k, size_t l,
 		     size_t m);
 void naive_grayscale(const unsigned char *rgb, unsigned char *gray,
 		     size_t height, size_t width);
-void naive_particles_energy(const float *p, size_t n, int soa, float *e);
+/* The naive reads the particles in AoS, whatever the student chose. */
+void naive_particles_energy(const float *aos, size_t n, float *ke);
 
 /* The library peer for make bench (peers.cu): cublasSgemv. */
 void peer_matvec(const float *a, const float *x, float *y, size_t m,

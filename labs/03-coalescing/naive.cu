@@ -16,10 +16,10 @@
  *   grayscale  a thread per pixel, three byte loads and one byte store:
  *              coalesced, but each warp-wide request moves 32 bytes, so
  *              the memory system sees many small requests.
- *   particles  a thread per particle, four float loads (vx, vy, vz, m):
- *              in AoS the lanes read 32 bytes apart (32 sectors per
- *              request, the next three loads hitting them in L1); in SoA
- *              each load is coalesced, 4 bytes a lane.
+ *   particles  a thread per particle, four float loads (vx, vy, vz, m),
+ *              always in AoS: the lanes read 32 bytes apart (32 sectors
+ *              per request, the next three loads hitting them in L1), and
+ *              every byte of every record crosses the chip.
  */
 #include "coalescing.h"
 
@@ -104,31 +104,27 @@ void naive_grayscale(const unsigned char *rgb, unsigned char *gray,
 	CUDA_CHECK_LAUNCH();
 }
 
-/* ---- particles: one thread per particle, a float load per field ---- */
+/* ---- particles: one thread per particle, a float load per field, AoS ---- */
 
-static __global__ void naive_energy_kernel(const float *p, size_t n,
-					   size_t field_step, size_t part_step,
-					   float *e)
+static __global__ void naive_energy_kernel(const float *aos, size_t n,
+					   float *ke)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	const float *q = p + i * part_step;
+	const float *q = aos + i * PART_FIELDS;
 	float vx, vy, vz, m;
 
 	if (i >= n)
 		return;
-	vx = q[PART_VX * field_step];
-	vy = q[PART_VY * field_step];
-	vz = q[PART_VZ * field_step];
-	m = q[PART_M * field_step];
-	e[i] = 0.5f * m * (vx * vx + vy * vy + vz * vz);
+	vx = q[PART_VX];
+	vy = q[PART_VY];
+	vz = q[PART_VZ];
+	m = q[PART_M];
+	ke[i] = 0.5f * m * (vx * vx + vy * vy + vz * vz);
 }
 
-void naive_particles_energy(const float *p, size_t n, int soa, float *e)
+void naive_particles_energy(const float *aos, size_t n, float *ke)
 {
-	/* AoS: fields 1 float apart, particles 8; SoA: fields n apart. */
-	size_t field_step = soa ? n : 1, part_step = soa ? 1 : PART_FIELDS;
-
 	naive_energy_kernel<<<wb_ceil_div(n, NAIVE_THREADS), NAIVE_THREADS>>>(
-		p, n, field_step, part_step, e);
+		aos, n, ke);
 	CUDA_CHECK_LAUNCH();
 }

@@ -2,51 +2,28 @@
 /*
  * Lab 03, exercise 5: particles (solution).
  *
- * AoS: the array is read as float4s, two per 32-byte record: x y z vx,
- * then vy vz m q. Thread j of a block loads float4 j, so a warp's load is
- * 512 contiguous bytes (16 sectors, every byte used: the records' x, y, z
- * and q come along, which no AoS kernel can avoid). The odd lane of each
- * pair holds vy, vz and m and takes vx from its even neighbour with one
- * __shfl_up_sync; every lane runs the shuffle, with zeros past the end.
+ * The layout: SoA. Each needed field is then an array of its own, and a
+ * warp's load of one is 128 (or, as float4, 512) contiguous bytes, every
+ * byte used: the four needed arrays cross the chip, 16 bytes a particle,
+ * and x, y, z and q stay where they are. In AoS every 32-byte record is
+ * one sector with needed bytes in it, so the whole array moves, 32 bytes
+ * a particle, however the kernel reads it (ladder 3-particles-aos).
  *
- * SoA: four particles per float4 of each of the four arrays when every
- * field starts 16-byte aligned (field f at element f n: n % 4 == 0), a
- * float each otherwise. x, y, z and q are never read.
- *
- * Both: a block per PT_THREADS x PT_UNROLL items, all loads issued before
- * any is used (64 bytes in flight per thread in AoS, 256 in SoA).
+ * The kernel: four particles per float4 of each of the four arrays when
+ * every field starts 16-byte aligned (field f at element f n: n % 4 ==
+ * 0), a float each otherwise. A block per PT_THREADS x PT_UNROLL items,
+ * all loads issued before any is used (256 bytes in flight per thread).
+ * A thread per particle with float loads reads SoA at DRAM speed too;
+ * the wide loads are a margin, not the lesson.
  */
 #include "coalescing.h"
 
 #define PT_THREADS 256
 #define PT_UNROLL 4
-#define FULL_MASK 0xffffffffu
 
 static __device__ float energy(float vx, float vy, float vz, float m)
 {
 	return 0.5f * m * (vx * vx + vy * vy + vz * vz);
-}
-
-static __global__ void __launch_bounds__(PT_THREADS)
-energy_aos(const float4 *p4, size_t n4, float *e)
-{
-	size_t base = (size_t)blockIdx.x * PT_THREADS * PT_UNROLL + threadIdx.x;
-	unsigned int odd = threadIdx.x & 1;
-	float4 v[PT_UNROLL];
-
-	for (int u = 0; u < PT_UNROLL; u++) {
-		size_t j = base + (size_t)u * PT_THREADS;
-
-		v[u] = j < n4 ? p4[j] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-	}
-	for (int u = 0; u < PT_UNROLL; u++) {
-		size_t j = base + (size_t)u * PT_THREADS;
-		/* The even lane's float4 ends with vx. */
-		float vx = __shfl_up_sync(FULL_MASK, v[u].w, 1);
-
-		if (odd && j < n4)
-			e[j / 2] = energy(vx, v[u].x, v[u].y, v[u].z);
-	}
 }
 
 static __global__ void __launch_bounds__(PT_THREADS)
@@ -70,11 +47,12 @@ energy_soa4(const float4 *p4, size_t n4, float4 *e4)
 	for (int u = 0; u < PT_UNROLL; u++) {
 		size_t j = base + (size_t)u * PT_THREADS;
 
-		if (j < n4)
-			e4[j] = make_float4(energy(a[u].x, b[u].x, c[u].x, d[u].x),
-					    energy(a[u].y, b[u].y, c[u].y, d[u].y),
-					    energy(a[u].z, b[u].z, c[u].z, d[u].z),
-					    energy(a[u].w, b[u].w, c[u].w, d[u].w));
+		if (j >= n4)
+			continue;
+		e4[j] = make_float4(energy(a[u].x, b[u].x, c[u].x, d[u].x),
+				    energy(a[u].y, b[u].y, c[u].y, d[u].y),
+				    energy(a[u].z, b[u].z, c[u].z, d[u].z),
+				    energy(a[u].w, b[u].w, c[u].w, d[u].w));
 	}
 }
 
@@ -88,17 +66,20 @@ energy_soa1(const float *p, size_t n, float *e)
 			      p[PART_VZ * n + i], p[PART_M * n + i]);
 }
 
-void particles_energy(const float *p, size_t n, int soa, float *e)
+int particles_layout(void)
+{
+	return PARTICLES_SOA;
+}
+
+void particles_energy(const float *p, size_t n, float *ke)
 {
 	size_t per_block = (size_t)PT_THREADS * PT_UNROLL;
 
-	if (soa == PART_AOS)
-		energy_aos<<<wb_ceil_div(2 * n, per_block), PT_THREADS>>>(
-			(const float4 *)p, 2 * n, e);
-	else if (n % 4 == 0)
+	if (n % 4 == 0)
 		energy_soa4<<<wb_ceil_div(n / 4, per_block), PT_THREADS>>>(
-			(const float4 *)p, n / 4, (float4 *)e);
+			(const float4 *)p, n / 4, (float4 *)ke);
 	else
-		energy_soa1<<<wb_ceil_div(n, PT_THREADS), PT_THREADS>>>(p, n, e);
+		energy_soa1<<<wb_ceil_div(n, PT_THREADS), PT_THREADS>>>(p, n,
+									ke);
 	CUDA_CHECK_LAUNCH();
 }

@@ -1,23 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# tests/gpu/issue17a.sh - the GPU checks of issue 17, items 2 and 3: lab
-# 02's lockstep (graded under racecheck and synccheck on every grade) and
-# lab 03's particles (AoS and SoA). One batch, a few minutes of GPU time.
+# tests/gpu/issue17a.sh - the GPU checks of issue 17, item 2: lab 02's
+# lockstep (graded under racecheck and synccheck on every grade). Item 3,
+# lab 03's particles, has its own: tests/gpu/particles.sh. One batch, a
+# few minutes of GPU time.
 #
 #   sh tests/gpu/issue17a.sh          (logs to $OUT if set, else build/issue17a)
-#   CAL=0 sh tests/gpu/issue17a.sh    steps 1 to 4 only (a few minutes less)
 #
-# 1. the solutions: PASS with full points (lockstep's details must say
+# 1. the solution: PASS with full points (its details must say
 #    racecheck and synccheck ran, though SANITIZE= is not set);
-# 2. the skeletons: NOT_IMPLEMENTED, 0 points;
+# 2. the skeleton: NOT_IMPLEMENTED, 0 points;
 # 3. lockstep's solution with compute-sanitizer missing: GRADER_ERROR;
 # 4. the broken cases with their expect files (make test's gpu section,
-#    restricted to these cases): lockstep-legacy and lockstep-half-fix RACE,
-#    coalesce-particles-no-tail and -wrong-field WRONG;
-# 5. particles' calibration: tests/gpu/calibrate.sh 2 03-coalescing (the
-#    lab's solutions twice, each ladder step once), for the tiers and the
-#    tables of labs/03-coalescing/README.md, section 13 (TODO-MEASURE).
+#    restricted to these cases): lockstep-legacy and lockstep-half-fix RACE.
 # Ends with a summary; status 1 when a check failed. Needs a GPU.
 
 set -u
@@ -66,19 +62,15 @@ else
 	say "FAIL  sol-lockstep: no 'racecheck and synccheck found nothing' in its details"
 	failed=1
 fi
-grade sol-particles solutions coalescing particles
-want sol-particles PASS full
 grade skel-lockstep labs shfl lockstep
 want skel-lockstep NOT_IMPLEMENTED zero
-grade skel-particles labs coalescing particles
-want skel-particles NOT_IMPLEMENTED zero
 
 # 3: a grade that cannot run the required tools awards nothing
 grade nosan-lockstep solutions shfl lockstep SANITIZER=/nonexistent/compute-sanitizer
 want nosan-lockstep GRADER_ERROR zero
 
 # 4: the broken cases, as make test grades them
-for glob in 'lockstep-*' 'coalesce-particles-*'; do
+for glob in 'lockstep-*'; do
 	TEST_BROKEN=$glob GPU_SKIP_FULL=1 GPU_NO_SANITIZE=1 \
 		$MAKE --no-print-directory test TEST_SECTIONS=gpu \
 		> "$OUTDIR/broken-$glob.log" 2>&1
@@ -90,17 +82,6 @@ for f in $(find build -path '*02-shfl*' -name 'lockstep.*check.out' 2>/dev/null)
 	cp "$f" "$OUTDIR/$(echo "$f" | tr '/' '_')"
 done
 cp -r build/test-logs "$OUTDIR/test-logs" 2>/dev/null
-
-# 5: calibration of lab 03 (particles' tiers; the other exercises' rows
-# show the run agrees with the recorded calibration)
-if [ "${CAL:-1}" != 0 ]; then
-	CAL_OUT="$OUTDIR/calibrate" sh tests/gpu/calibrate.sh 2 03-coalescing \
-		> "$OUTDIR/calibrate.txt" 2>&1
-	tail -n 30 "$OUTDIR/calibrate.txt" | tee -a "$SUMMARY"
-	# Each particles run's per-layout lines (time and share per shape)
-	grep -h -A12 'particles' "$OUTDIR"/calibrate/*.log 2>/dev/null |
-		grep -iE 'aos|soa|speed of light|naive' > "$OUTDIR/particles-shapes.txt"
-fi
 
 say "issue17a: $([ $failed = 0 ] && echo 'all checks passed' || echo 'some checks FAILED')"
 exit $failed

@@ -1,42 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Broken on purpose: the solution's AoS kernel on whole blocks only. The
- * grid is (2 n) / 1024 blocks, rounded down, so the particles of the last
- * partial block (up to 511) are never computed and keep the poison; below
- * 512 particles no AoS block runs at all. SoA is right.
- * Expected verdict: WRONG, first at n=1 aos ("none was written").
+ * Broken on purpose: the solution (SoA) with its float4 kernel's tail
+ * lost. A thread handles PT_UNROLL float4s, 256 apart, and returns unless
+ * all of them exist: in the last block, threads whose last item lies
+ * past the end never write their first ones either. Below 4096 particles
+ * (n % 4 == 0) nothing is written at all; sizes with n % 4 != 0 take the
+ * scalar kernel and are right.
+ * Expected verdict: WRONG, first at n=32 ("none was written").
  */
 #include "coalescing.h"
 
 #define PT_THREADS 256
 #define PT_UNROLL 4
-#define FULL_MASK 0xffffffffu
 
 static __device__ float energy(float vx, float vy, float vz, float m)
 {
 	return 0.5f * m * (vx * vx + vy * vy + vz * vz);
-}
-
-static __global__ void __launch_bounds__(PT_THREADS)
-energy_aos(const float4 *p4, size_t n4, float *e)
-{
-	size_t base = (size_t)blockIdx.x * PT_THREADS * PT_UNROLL + threadIdx.x;
-	unsigned int odd = threadIdx.x & 1;
-	float4 v[PT_UNROLL];
-
-	for (int u = 0; u < PT_UNROLL; u++) {
-		size_t j = base + (size_t)u * PT_THREADS;
-
-		v[u] = j < n4 ? p4[j] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-	}
-	for (int u = 0; u < PT_UNROLL; u++) {
-		size_t j = base + (size_t)u * PT_THREADS;
-		/* The even lane's float4 ends with vx. */
-		float vx = __shfl_up_sync(FULL_MASK, v[u].w, 1);
-
-		if (odd && j < n4)
-			e[j / 2] = energy(vx, v[u].x, v[u].y, v[u].z);
-	}
 }
 
 static __global__ void __launch_bounds__(PT_THREADS)
@@ -47,6 +26,9 @@ energy_soa4(const float4 *p4, size_t n4, float4 *e4)
 	const float4 *vz = p4 + PART_VZ * n4, *m = p4 + PART_M * n4;
 	float4 a[PT_UNROLL], b[PT_UNROLL], c[PT_UNROLL], d[PT_UNROLL];
 
+	/* The bug: a thread runs only when all its PT_UNROLL items exist. */
+	if (base + (PT_UNROLL - 1) * PT_THREADS >= n4)
+		return;
 	for (int u = 0; u < PT_UNROLL; u++) {
 		size_t j = base + (size_t)u * PT_THREADS;
 
@@ -60,11 +42,12 @@ energy_soa4(const float4 *p4, size_t n4, float4 *e4)
 	for (int u = 0; u < PT_UNROLL; u++) {
 		size_t j = base + (size_t)u * PT_THREADS;
 
-		if (j < n4)
-			e4[j] = make_float4(energy(a[u].x, b[u].x, c[u].x, d[u].x),
-					    energy(a[u].y, b[u].y, c[u].y, d[u].y),
-					    energy(a[u].z, b[u].z, c[u].z, d[u].z),
-					    energy(a[u].w, b[u].w, c[u].w, d[u].w));
+		if (j >= n4)
+			continue;
+		e4[j] = make_float4(energy(a[u].x, b[u].x, c[u].x, d[u].x),
+				    energy(a[u].y, b[u].y, c[u].y, d[u].y),
+				    energy(a[u].z, b[u].z, c[u].z, d[u].z),
+				    energy(a[u].w, b[u].w, c[u].w, d[u].w));
 	}
 }
 
@@ -78,22 +61,20 @@ energy_soa1(const float *p, size_t n, float *e)
 			      p[PART_VZ * n + i], p[PART_M * n + i]);
 }
 
-void particles_energy(const float *p, size_t n, int soa, float *e)
+int particles_layout(void)
+{
+	return PARTICLES_SOA;
+}
+
+void particles_energy(const float *p, size_t n, float *ke)
 {
 	size_t per_block = (size_t)PT_THREADS * PT_UNROLL;
 
-	if (soa == PART_AOS) {
-		/* Whole blocks only: the last (2 n) % per_block float4s, up
-		 * to 511 particles, are never read nor written. */
-		size_t blocks = 2 * n / per_block;
-
-		if (blocks)
-			energy_aos<<<blocks, PT_THREADS>>>((const float4 *)p,
-							  2 * n, e);
-	} else if (n % 4 == 0)
+	if (n % 4 == 0)
 		energy_soa4<<<wb_ceil_div(n / 4, per_block), PT_THREADS>>>(
-			(const float4 *)p, n / 4, (float4 *)e);
+			(const float4 *)p, n / 4, (float4 *)ke);
 	else
-		energy_soa1<<<wb_ceil_div(n, PT_THREADS), PT_THREADS>>>(p, n, e);
+		energy_soa1<<<wb_ceil_div(n, PT_THREADS), PT_THREADS>>>(p, n,
+									ke);
 	CUDA_CHECK_LAUNCH();
 }
