@@ -624,7 +624,7 @@ static void attention_check(struct wb_ctx *c)
  * causal counts only the kept scores, seq (seq + 1) / 2 of seq^2. On the
  * tensor cores (the table's .tensor_flops). Bytes: q, k and v read once,
  * o written once, bf16: the fused kernel's floor (the eager path adds 6
- * bytes a score, README section 9).
+ * bytes a score, README section 9.1).
  */
 static void attention_traffic(const struct wb_size *s, struct wb_traffic *t)
 {
@@ -676,12 +676,12 @@ static void attention_traffic(const struct wb_size *s, struct wb_traffic *t)
  * are usually quoted at.
  */
 #define HGEMM_SIZES                                                        \
-	{ "1x8x8", { 1, 8, 8 } }, { "2x16x8", { 2, 16, 8 } },                \
-	{ "1x512x256", { 1, 512, 256 } }, { "300x8x8", { 300, 8, 8 } },      \
-	{ "31x40x24", { 31, 40, 24 } }, { "33x24x40", { 33, 24, 40 } },      \
-	{ "7x8x264", { 7, 8, 264 } }, { "64x64x64", { 64, 64, 64 } },        \
+	{ "1x8x8", { 1, 8, 8 } }, { "2x16x8", { 2, 16, 8 } },               \
+	{ "1x512x256", { 1, 512, 256 } }, { "300x8x8", { 300, 8, 8 } },     \
+	{ "31x40x24", { 31, 40, 24 } }, { "33x24x40", { 33, 24, 40 } },     \
+	{ "7x8x264", { 7, 8, 264 } }, { "64x64x64", { 64, 64, 64 } },       \
 	{ "128x128x128", { 128, 128, 128 } },                               \
-	{ "129x72x136", { 129, 72, 136 } }, { "65x32x128", { 65, 32, 128 } },\
+	{ "129x72x136", { 129, 72, 136 } }, { "65x32x128", { 65, 32, 128 } }, \
 	{ "17x4096x8", { 17, 4096, 8 } },                                   \
 	{ "255x1000x264", { 255, 1000, 264 } },                             \
 	{ "1000x1000x1000", { 1000, 1000, 1000 } },                         \
@@ -697,25 +697,25 @@ static void attention_traffic(const struct wb_size *s, struct wb_traffic *t)
  * 12) where a softmax without its max subtraction overflows.
  */
 #define ATTENTION_SIZES                                                    \
-	{ "1x1x64", { 1, 1, 64 } },                                          \
-	{ "1x1x128 causal", { 1, 1, 128 | AT_CAUSAL } },                     \
-	{ "2x31x64", { 2, 31, 64 } },                                        \
-	{ "2x31x64 causal", { 2, 31, 64 | AT_CAUSAL } },                     \
-	{ "2x33x128", { 2, 33, 128 } },                                      \
-	{ "2x33x128 causal", { 2, 33, 128 | AT_CAUSAL } },                   \
-	{ "1x64x128 causal", { 1, 64, 128 | AT_CAUSAL } },                   \
-	{ "3x100x64", { 3, 100, 64 } },                                      \
-	{ "3x100x64 causal", { 3, 100, 64 | AT_CAUSAL } },                   \
-	{ "1x257x128", { 1, 257, 128 } },                                    \
-	{ "1x257x128 causal", { 1, 257, 128 | AT_CAUSAL } },                 \
-	{ "4x384x64 causal", { 4, 384, 64 | AT_CAUSAL } },                   \
-	{ "4x384x128", { 4, 384, 128 } },                                    \
-	{ "2x100x64 loud", { 2, 100, 64 | AT_LOUD } },                       \
-	{ "2x100x64 causal loud", { 2, 100, 64 | AT_CAUSAL | AT_LOUD } },    \
-	{ "1x200x128 causal loud", { 1, 200, 128 | AT_CAUSAL | AT_LOUD } },  \
-	{ "2x1000x128 causal", { 2, 1000, 128 | AT_CAUSAL } },               \
-	{ "1x1000x64", { 1, 1000, 64 } },                                    \
-	{ "1x4096x64 causal", { 1, 4096, 64 | AT_CAUSAL } }
+	{ "1x1x64", { 1, 1, 64 } },                                         \
+	{ "1x1x128-causal", { 1, 1, 128 | AT_CAUSAL } },                    \
+	{ "2x31x64", { 2, 31, 64 } },                                       \
+	{ "2x31x64-causal", { 2, 31, 64 | AT_CAUSAL } },                    \
+	{ "2x33x128", { 2, 33, 128 } },                                     \
+	{ "2x33x128-causal", { 2, 33, 128 | AT_CAUSAL } },                  \
+	{ "1x64x128-causal", { 1, 64, 128 | AT_CAUSAL } },                  \
+	{ "3x100x64", { 3, 100, 64 } },                                     \
+	{ "3x100x64-causal", { 3, 100, 64 | AT_CAUSAL } },                  \
+	{ "1x257x128", { 1, 257, 128 } },                                   \
+	{ "1x257x128-causal", { 1, 257, 128 | AT_CAUSAL } },                \
+	{ "4x384x64-causal", { 4, 384, 64 | AT_CAUSAL } },                  \
+	{ "4x384x128", { 4, 384, 128 } },                                   \
+	{ "2x100x64-loud", { 2, 100, 64 | AT_LOUD } },                      \
+	{ "2x100x64-causal-loud", { 2, 100, 64 | AT_CAUSAL | AT_LOUD } },   \
+	{ "1x200x128-causal-loud", { 1, 200, 128 | AT_CAUSAL | AT_LOUD } }, \
+	{ "2x1000x128-causal", { 2, 1000, 128 | AT_CAUSAL } },              \
+	{ "1x1000x64", { 1, 1000, 64 } },                                   \
+	{ "1x4096x64-causal", { 1, 4096, 64 | AT_CAUSAL } }
 
 /*
  * Benchmark: 32 heads (batch 2 x 16 heads) of 4096 queries and keys, the
@@ -725,9 +725,9 @@ static void attention_traffic(const struct wb_size *s, struct wb_traffic *t)
  * v, is the eager path's traffic.
  */
 #define ATTENTION_BENCH                                                    \
-	{ "32x4096x64", { 32, 4096, 64 } },                                  \
-	{ "32x4096x128", { 32, 4096, 128 } },                                \
-	{ "32x4096x128 causal", { 32, 4096, 128 | AT_CAUSAL } }
+	{ "32x4096x64", { 32, 4096, 64 } },                                 \
+	{ "32x4096x128", { 32, 4096, 128 } },                               \
+	{ "32x4096x128-causal", { 32, 4096, 128 | AT_CAUSAL } }
 
 /*
  * Technique rules (docs/adding-a-lab.md): the tensor cores are the lesson,

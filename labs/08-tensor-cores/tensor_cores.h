@@ -2,8 +2,9 @@
 /*
  * tensor_cores.h - the entry points of lab 08 (tensor cores).
  *
- * A matrix multiply on the tensor cores: bfloat16 inputs, float32
- * accumulation and output. The exercise file defines the host function;
+ * Matrix multiplies on the tensor cores: bfloat16 inputs, float32
+ * accumulation (hgemm: float32 output; attention: bfloat16 output, its
+ * softmax in float32). The exercise file defines the host function;
  * the grader calls it with device pointers (256-byte aligned, from
  * cudaMalloc) and waits for the device afterwards. Launch on the default
  * stream and choose grid, block and shared memory inside: everything
