@@ -120,7 +120,7 @@ void naive_attention(const bf16_bits *q, const bf16_bits *k,
 
 /*
  * One allocation for the whole process, grown to the largest size asked
- * for so far: the benchmark's scores are 1.6 GiB a copy, too much to
+ * for so far: the benchmark's scores are 1.5 GiB, too much to
  * allocate again for each size or to hand to the harness as a workspace
  * (which poisons it and reads it back on every call).
  */

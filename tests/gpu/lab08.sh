@@ -56,7 +56,7 @@ step skeleton $MAKE --no-print-directory grade SRC=labs LAB=tensor-cores \
 cut -f 2-6 "$OUT/skeleton.tsv" 2>/dev/null
 
 # make bench: naive, solution and cuBLAS (hgemm at 4096^3, attention at
-# 32 heads of 4096).
+# 16 heads of 4096).
 step bench $MAKE --no-print-directory bench LAB=tensor-cores
 tail -n 15 "$OUT/bench.log"
 

@@ -6,8 +6,8 @@
  * path. But the tiles of K and V go global -> register -> shared (each
  * thread waits for its loads: no copy overlaps the math), the shared rows
  * are plain row-major (every ldmatrix conflicts 8 ways), and with causal
- * every key tile is computed and masked. Step 3 adds cp.async, step 4 the
- * swizzle, the solution causal tile skipping. Expected: tier 3
+ * every key tile is computed and masked. Step 3 adds cp.async, step 4
+ * causal tile skipping, the solution the swizzle. Expected: tier 1
  * (provisional until tests/gpu/lab08.sh calibrates).
  *
  * What follows is the solution's design note, for the parts this step

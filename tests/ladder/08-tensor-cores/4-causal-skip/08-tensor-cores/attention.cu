@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Ladder step 4 (attention): step 3 plus the XOR swizzle of the
- * shared rows, so ldmatrix reads 8 rows from 8 different bank groups.
- * With causal, every key tile is still computed and masked out whole
- * above the diagonal: twice the work the solution does at the benchmark.
- * Expected: tier 4 (provisional until tests/gpu/lab08.sh calibrates; the
- * 150% cap on shares may put it beside the solution).
+ * Ladder step 4 (attention): step 3 plus causal tile skipping: a
+ * causal block stops at the key tile that holds its last row's diagonal,
+ * half the tiles at the benchmark's 4096 keys, and blocks run heaviest
+ * first. The shared rows are still plain row-major, so every ldmatrix
+ * conflicts 8 ways (the measured cost: 4x, H200); the solution adds the
+ * swizzle. Expected: tier 3 (provisional until tests/gpu/lab08.sh
+ * calibrates).
  *
  * What follows is the solution's design note, for the parts this step
  * shares with it.
+ *
  *
  * O = softmax(Q K^T / sqrt(dim)) V without the seq x seq score matrix ever
  * leaving the SM (contract: tensor_cores.h). The design, one paragraph per
@@ -96,7 +98,8 @@
  */
 static __device__ __forceinline__ int sw(int row, int col, int dim)
 {
-	return row * dim + ((((col >> 3) ^ (row & 7))) << 3) + (col & 7);
+	/* This step: plain row-major rows (8-way ldmatrix conflicts). */
+	return row * dim + col;
 }
 
 static __device__ __forceinline__ uint32_t smem_addr(const void *p)
@@ -254,8 +257,8 @@ static __device__ __forceinline__ void attn_block(const __nv_bfloat16 *q,
 	float l[2] = { 0.0f, 0.0f };		/* this thread's share of sums */
 
 	q += head, k += head, v += head, o += head;
-	/* This step: every key tile, causal or not (those above the
-	 * diagonal are loaded, multiplied and masked out whole). */
+	if (causal)
+		ntiles = min(ntiles, (q0 + BR - 1) / BC + 1);
 #pragma unroll
 	for (int n = 0; n < dim / 8; n++)
 		acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.0f;
