@@ -520,6 +520,12 @@ $(BUILD)/host/tests/%: tests/unit/%.c $(UNIT_LIB) | test-deps
 # The lockdown test starts threads (glibc before 2.34 needs -pthread).
 $(BUILD)/host/tests/test_lockdown: LDLIBS += -pthread
 
+# Lab 08 attention's check is tested on the host: the test includes the
+# lab's lab.c, whose headers need CUDA's (types only: nothing links CUDA).
+$(BUILD)/host/tests/test_lab08_attention: CFLAGS += -I$(CUDA_HOME)/include \
+	-Ilabs/08-tensor-cores
+$(BUILD)/host/tests/test_lab08_attention: LDLIBS += -lm
+
 $(BUILD)/host/tests/fake_child: tests/unit/fake_child.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<

@@ -5,7 +5,9 @@
 #
 #   unit   the grader's logic (cmocka): tiers and points, statistics and the
 #          stopping rule, tolerances, canaries and poison, records, reports,
-#          the process runner with children that crash, hang or babble.
+#          the process runner with children that crash, hang or babble;
+#          lab 08 attention's fragment arithmetic on the CPU
+#          (tests/emulate/attention.py, where python3 is).
 #   build  every skeleton and solution compiles; each lab's lab.mk and its
 #          table agree; a submission that does not compile gets COMPILE
 #          ERROR while the rest still builds; with no GPU, make grade says
@@ -70,6 +72,22 @@ section_unit() {
 			fail "unit/$name" "$LOGS/$name.log"
 		fi
 	done
+	unit_emulate
+}
+
+# Lab 08 attention's lane arithmetic replayed on the CPU (instructors
+# only: not in the handout; needs python3, as CI has).
+unit_emulate() {
+	f=tests/emulate/attention.py
+	if [ ! -f "$f" ]; then
+		skip "unit/emulate attention: $NO_SOLUTIONS"
+	elif ! command -v python3 > /dev/null 2>&1; then
+		skip "unit/emulate attention: no python3"
+	elif python3 "$f" > "$LOGS/emulate-attention.log" 2>&1; then
+		pass "unit/emulate attention (the fused solution's fragments, on the CPU)"
+	else
+		fail "unit/emulate attention" "$LOGS/emulate-attention.log"
+	fi
 }
 
 # ---- build -----------------------------------------------------------------

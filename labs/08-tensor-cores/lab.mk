@@ -4,12 +4,15 @@
 #             older (CI's sm_75), this lab is built for sm_80 all the same,
 #             and the grader never runs it on such a GPU (it says why).
 # LAB_SRCS:   ref.cu is hgemm's double-precision reference on the GPU, for
-#             the products too large to check on the host (see its header).
+#             the products too large to check on the host (see its header);
+#             naive_attention.cu is attention's naive (the eager path on
+#             the CUDA cores) and the scratch both eager paths use.
 # PEER_SRCS:  cuBLAS's bf16 GEMM on tensor cores (cublasGemmEx), hgemm's
-#             ideal: the grader times it in its reference run.
+#             ideal, and the eager attention on it, attention's: the
+#             grader times them in its reference run.
 # LAB_LIBS:   the peers link cuBLAS.
-EXERCISES  := fragments hgemm
-LAB_SRCS   := lab.c naive.cu ref.cu
+EXERCISES  := fragments hgemm attention
+LAB_SRCS   := lab.c naive.cu naive_attention.cu ref.cu
 PEER_SRCS  := peers.cu
 LAB_LIBS   := -lcublas
 LAB_MIN_SM := 80

@@ -2,8 +2,9 @@
 /*
  * tensor_cores.h - the entry points of lab 08 (tensor cores).
  *
- * A matrix multiply on the tensor cores: bfloat16 inputs, float32
- * accumulation and output. The exercise file defines the host function;
+ * Matrix multiplies on the tensor cores: bfloat16 inputs, float32
+ * accumulation (hgemm: float32 output; attention: bfloat16 output, its
+ * softmax in float32). The exercise file defines the host function;
  * the grader calls it with device pointers (256-byte aligned, from
  * cudaMalloc) and waits for the device afterwards. Launch on the default
  * stream and choose grid, block and shared memory inside: everything
@@ -64,6 +65,56 @@ void naive_hgemm(const bf16_bits *a, const bf16_bits *b, float *c, size_t m,
  */
 void peer_hgemm(const bf16_bits *a, const bf16_bits *b, float *c, size_t m,
 		size_t k, size_t n);
+
+/*
+ * attention, exercise 3: the forward pass of scaled dot-product attention,
+ * for each of `heads` independent (batch, head) pairs:
+ *
+ *     S = Q K^T / sqrt(dim)     seq x seq scores
+ *     P = softmax(S), by rows   causal: key j > query i weighs 0
+ *     O = P V                   seq x dim
+ *
+ * q, k, v and o are [heads][seq][dim] row-major bfloat16: element (h, i,
+ * d) is at (h * seq + i) * dim + d (a [batch][heads] layout is the same
+ * with heads = batch x heads). dim is 64 or 128; seq is any value >= 1;
+ * 1 <= heads <= 65535; heads * seq * dim < 2^31. causal: 0 for full
+ * attention, 1 to mask keys j > i (every row keeps key 0). Every sum (the
+ * scores, the softmax's max and sum, P V) in float32; only the inputs and
+ * the output are bfloat16. With tensor-core instructions; no library.
+ */
+void attention(const bf16_bits *q, const bf16_bits *k, const bf16_bits *v,
+	       bf16_bits *o, int heads, int seq, int dim, int causal);
+
+/* Bytes of scratch the eager paths (naive and peer) need: a float32 S and
+ * a bfloat16 P for every score. */
+#define ATTN_WORK_BYTES(heads, seq)                                        \
+	((size_t)(heads) * (size_t)(seq) * (size_t)(seq) *                 \
+	 (sizeof(float) + sizeof(bf16_bits)))
+
+/*
+ * The naive reference (naive_attention.cu): the eager path on the CUDA
+ * cores, three kernels with the score matrix in `work` (at least
+ * ATTN_WORK_BYTES(heads, seq) bytes of device memory) between them.
+ */
+void naive_attention(const bf16_bits *q, const bf16_bits *k,
+		     const bf16_bits *v, bf16_bits *o, int heads, int seq,
+		     int dim, int causal, void *work);
+
+/*
+ * Device scratch of at least `bytes` for the eager paths, kept between
+ * sizes and grown when a size needs more (lab.c's setup asks for it, so
+ * that no timed call allocates). NULL when the device has no room.
+ */
+void *attn_work(size_t bytes);
+
+/*
+ * Library peer (peers.cu): the same eager path with cuBLAS's batched bf16
+ * GEMMs on the tensor cores, as a framework without fusion runs it.
+ * attention's ideal: the tiers are shares of its time. Not for students.
+ */
+void peer_attention(const bf16_bits *q, const bf16_bits *k,
+		    const bf16_bits *v, bf16_bits *o, int heads, int seq,
+		    int dim, int causal, void *work);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * attention_solution.cu - fused attention forward on mma.sync (lab 08).
+ * Ladder step 3 (attention): step 2 plus cp.async. The copies of
+ * key tile j + 1 (K and V) fly, global to shared without registers, while
+ * the warps multiply tile j from the other stage. Still plain row-major
+ * rows (8-way ldmatrix conflicts) and, with causal, every key tile
+ * computed. Expected: tier 2 (provisional until tests/gpu/lab08.sh
+ * calibrates); step 4 adds causal tile skipping.
+ *
+ * What follows is the solution's design note, for the parts this step
+ * shares with it.
  *
  * O = softmax(Q K^T / sqrt(dim)) V without the seq x seq score matrix ever
- * leaving the SM (contract: attention.h). The design, one paragraph per
+ * leaving the SM (contract: tensor_cores.h). The design, one paragraph per
  * decision:
  *
  * Work split. A block owns one (batch, head) and a tile of BR = 64 query
@@ -66,8 +74,7 @@
 #include <stdint.h>
 #include <cuda_bf16.h>
 
-#include "workbook.h"
-#include "attention.h"
+#include "tensor_cores.h"
 
 #define BR 64			/* query rows per block: 4 warps x 16 */
 #define BC 64			/* keys per tile */
@@ -89,7 +96,8 @@
  */
 static __device__ __forceinline__ int sw(int row, int col, int dim)
 {
-	return row * dim + ((((col >> 3) ^ (row & 7))) << 3) + (col & 7);
+	/* This step: plain row-major rows (8-way ldmatrix conflicts). */
+	return row * dim + col;
 }
 
 static __device__ __forceinline__ uint32_t smem_addr(const void *p)
@@ -247,8 +255,8 @@ static __device__ __forceinline__ void attn_block(const __nv_bfloat16 *q,
 	float l[2] = { 0.0f, 0.0f };		/* this thread's share of sums */
 
 	q += head, k += head, v += head, o += head;
-	if (causal)
-		ntiles = min(ntiles, (q0 + BR - 1) / BC + 1);
+	/* This step: every key tile, causal or not (those above the
+	 * diagonal are loaded, multiplied and masked out whole). */
 #pragma unroll
 	for (int n = 0; n < dim / 8; n++)
 		acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.0f;
@@ -420,16 +428,14 @@ ATTN_KERNEL(attn_fwd_d64, 64)
 ATTN_KERNEL(attn_fwd_d128, 128)
 
 void attention(const bf16_bits *q, const bf16_bits *k, const bf16_bits *v,
-	       bf16_bits *o, int batch, int heads, int seq, int dim,
-	       int causal, void *work)
+	       bf16_bits *o, int heads, int seq, int dim, int causal)
 {
-	dim3 grid((seq + BR - 1) / BR, batch * heads);
+	dim3 grid((seq + BR - 1) / BR, heads);
 	size_t smem = (size_t)(BR + 4 * BC) * dim * sizeof(__nv_bfloat16);
 	float scale_log2 = (float)(M_LOG2E / sqrt((double)dim));
 	void (*kern)(const __nv_bfloat16 *, const __nv_bfloat16 *,
 		     const __nv_bfloat16 *, __nv_bfloat16 *, int, int, float);
 
-	(void)work;	/* fused: no score matrix, no scratch */
 	if (dim != 64 && dim != 128) {
 		wb_cuda_fatal(cudaErrorInvalidValue,
 			      "attention: dim not 64 or 128", __FILE__, __LINE__);

@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""emulate.py - run attention_solution.cu's index arithmetic on the CPU.
+"""attention.py - run lab 08's fused attention solution's index arithmetic
+on the CPU.
 
 No GPU here, and the fragment layouts are where fused attention kernels go
-wrong. This replays the fused kernel's block, warp and lane arithmetic
-(swizzle, cp.async tiles, ldmatrix and ldmatrix.trans addresses, the
-m16n8k16 fragments, masks, online softmax with quad shuffles, P packed from
-the score accumulators, the staged store) with ldmatrix and mma modelled
-from the PTX ISA's descriptions, and compares the result with a plain
-softmax(Q K^T / sqrt(d)) V. It checks the kernel's index formulas against
-the documented instruction semantics, not the hardware: the GPU test
-(attn_test) still has the last word.
+wrong. This replays solutions/08-tensor-cores/attention.cu's block, warp
+and lane arithmetic (swizzle, cp.async tiles, ldmatrix and ldmatrix.trans
+addresses, the m16n8k16 fragments, masks, online softmax with quad
+shuffles, P packed from the score accumulators, the staged store) with
+ldmatrix and mma modelled from the PTX ISA's descriptions, and compares the
+result with a plain softmax(Q K^T / sqrt(d)) V. It checks the kernel's
+index formulas against the documented instruction semantics, not the
+hardware, and it is a copy of them, not the file: change one and change
+the other. The GPU (make grade, tests/gpu/lab08.sh) has the last word.
 
-    python3 labs/08-tensor-cores/attn/emulate.py       # a few shapes, ~1 min
+    python3 tests/emulate/attention.py       # six shapes, ~2 s
+make test's unit section runs it where python3 is. Instructors only (a
+solution in all but name): tools/handout.exclude leaves it out.
 Pure Python (no numpy); exit status 1 on a mismatch.
 """
 import math
