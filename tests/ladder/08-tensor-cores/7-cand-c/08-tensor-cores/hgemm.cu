@@ -14,7 +14,10 @@
  * tile is now 128 bytes, 8 chunks: its swizzle is chunk ^ (row % 8), like
  * b's. The price is shared memory: 3 stages x (128 x 64 + 64 x 256) x 2
  * bytes = 144 KiB, so 3 stages (two tiles in flight while one is
- * multiplied, each 4 k-steps long) instead of 4.
+ * multiplied, each 4 k-steps long) instead of 4. 144 KiB is within an
+ * A100's (163 KiB a block) and an H100's (227 KiB), but not an RTX 30xx
+ * or 40xx's (sm_86, sm_89: 99 KiB): promoted to the solution, this shape
+ * needs a smaller fallback there (candidates A and B, 96 KiB, fit all).
  */
 #include <cuda_bf16.h>
 
