@@ -123,6 +123,8 @@ struct g_result {
 	struct g_ratio r_speedup;  /* naive / student, paired per round */
 	struct g_ratio r_share;    /* ideal / student, paired per round */
 	double naive_ideal;        /* naive / ideal, paired per round */
+	double share_max;          /* the largest benchmark shape's own share
+				    * (several shapes), 0: not given */
 	char sol[8];               /* what the ideal was: dram, peer, instr */
 	double read_bytes, write_bytes, read_gbps, write_gbps;
 	double mhz_min, mhz_med, mhz_max;

@@ -119,5 +119,16 @@ int g_plausible(const struct g_spec *s, struct g_result *r,
 			 r->t[G_IDEAL].median_us);
 		return 1;
 	}
+	/* Each benchmark shape on its own: a mean of shapes must not hide
+	 * one that no kernel could reach (work left on another stream at a
+	 * small shape, too short for the tail to count it). */
+	if (!strcmp(r->sol, "dram") && r->share_max > PLAUSIBLE_SHARE_CEILING) {
+		suspicious(r);
+		g_detail(r, "one benchmark shape measured %.0f%% of its speed of "
+			    "light timed in the same rounds (the shapes' details "
+			    "give each): no kernel moves that shape's bytes "
+			    "that fast. No points.", 100 * r->share_max);
+		return 1;
+	}
 	return 0;
 }

@@ -172,7 +172,8 @@ static int impl_index(const char *name)
 	return -1;
 }
 
-/* "ratio speedup|share MED LO HI", "ratio naive_ideal X 0 0". */
+/* "ratio speedup|share MED LO HI", "ratio naive_ideal X 0 0",
+ * "ratio share_max X 0 0". */
 static int ratio_line(const char *l, struct g_result *r)
 {
 	char what[32];
@@ -183,6 +184,10 @@ static int ratio_line(const char *l, struct g_result *r)
 		return -1;
 	if (!strcmp(what, "naive_ideal")) {
 		r->naive_ideal = med;
+		return 0;
+	}
+	if (!strcmp(what, "share_max")) {
+		r->share_max = med;
 		return 0;
 	}
 	q = !strcmp(what, "speedup") ? &r->r_speedup :

@@ -93,6 +93,7 @@ static const struct field row_fields[] = {
 	RATIO(r_share, "r_share"),
 #undef RATIO
 	FDBL(struct g_row, res.naive_ideal, "res.naive_ideal"),
+	FDBL(struct g_row, res.share_max, "res.share_max"),
 	FSTR(struct g_row, res.sol, "res.sol"),
 	FDBL(struct g_row, res.read_bytes, "res.read_bytes"),
 	FDBL(struct g_row, res.write_bytes, "res.write_bytes"),

@@ -242,6 +242,35 @@ static void share_above_the_ceiling(void **state)
 	assert_int_equal(g_plausible(&s, &r, &d), 1);
 }
 
+/*
+ * Several shapes: their mean share can sit under the ceiling while one
+ * shape does not (work left on another stream at a small shape, a few
+ * microseconds the tail cannot tell from noise, while the large shape
+ * counts it). Each shape must be possible on its own.
+ */
+static void one_shape_above_the_ceiling(void **state)
+{
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+	struct g_result r;
+
+	(void)state;
+	d.copy_gbps = d.dram_gbps = 0;
+	/* The mean: 60 / 55 = 109%, but one shape at 360%. */
+	r = timed(55, &s, &d);
+	r.share_max = 3.6;
+	assert_true(r.share < PLAUSIBLE_SHARE_CEILING);
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	assert_int_equal(r.verdict, WB_V_SUSPICIOUS);
+	assert_near(r.points, 0, 0);
+	assert_contains(r.details[0], "one benchmark shape measured 360%");
+	/* Every shape possible (the largest at 112%): left alone. */
+	r = timed(55, &s, &d);
+	r.share_max = 1.12;
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+}
+
 /* Only a DRAM ideal is a physical ceiling: a peer (cuBLAS) can be beaten,
  * and an instruction-bound ideal is an estimate. */
 static void share_only_judged_against_dram(void **state)
@@ -271,6 +300,7 @@ int main(void)
 		cmocka_unit_test(flops_above_the_fp32_peak),
 		cmocka_unit_test(tensor_flops_against_the_tensor_peak),
 		cmocka_unit_test(share_above_the_ceiling),
+		cmocka_unit_test(one_shape_above_the_ceiling),
 		cmocka_unit_test(share_only_judged_against_dram),
 	};
 

@@ -265,6 +265,7 @@ static const char pass_record[] =
 	"ratio speedup 6.09524 6.05 6.12\n"
 	"ratio share 0.78095 0.775 0.786\n"
 	"ratio naive_ideal 7.80488 0 0\n"
+	"ratio share_max 0.81 0 0\n"
 	"sol dram 268435456 4 3300.5 3100.2\n"
 	"clock 1755 1980 1980\n"
 	"rounds 31 2 1 0 3 0\n"
@@ -304,6 +305,7 @@ static void record_complete_pass(void **state)
 	assert_near(r.r_share.lo, 0.775, 0);
 	assert_near(r.r_share.hi, 0.786, 0);
 	assert_near(r.naive_ideal, 7.80488, 0);
+	assert_near(r.share_max, 0.81, 0);
 	assert_string_equal(r.sol, "dram");
 	assert_near(r.read_bytes, 268435456, 0);
 	assert_near(r.write_bytes, 4, 0);
