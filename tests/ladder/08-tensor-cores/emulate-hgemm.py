@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: MIT
 #
 # tests/ladder/08-tensor-cores/emulate-hgemm.py - the hgemm kernels of
-# lab 08's ladder and candidates (#16), replayed on the CPU, one block at a
+# lab 08's ladder (#16), replayed on the CPU, one block at a
 # time and warp by warp, for machines without a GPU:
 #
 #   python3 tests/ladder/08-tensor-cores/emulate-hgemm.py [NAMES [SIZES]]
 #
 # A model, not a compiler: each entry of CFG restates one kernel's tile
 # shapes, shared-memory layout (padding or swizzle), pipeline (one tile at
-# a time; the solution's wait-barrier-refill-multiply; candidates B and
-# C's double-buffered fragments with the barrier on a tile's last k-step)
+# a time; the solution's wait-barrier-refill-multiply; steps 6 and
+# 7's double-buffered fragments with the barrier on a tile's last k-step)
 # and block order, and the replay follows the kernel's statements with
 # the PTX ISA's semantics: cp.async chunks zero-filled past the matrix,
 # landing only at the cp.async.wait_group that forces them and visible to
@@ -221,9 +221,9 @@ CFG = {
     '2-mma-sync': dict(PAD, STAGES=1, pipe='single'),
     '3-cp-async': PAD,
     'solution': SOL,            # solutions/08-tensor-cores/hgemm.cu
-    '5-cand-a': CA,
-    '6-cand-b': CB,
-    '7-cand-c': CC,
+    '5-warp-64x64': CA,
+    '6-frag-double-buffer': CB,
+    '7-deep-k': CC,
 }
 # Each must fail (HAZARD, WRONG, or conflicted ldmatrix phases).
 MUTANTS = {

@@ -1,23 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Candidate C (hgemm, issue #16): candidate B (128 x 256 block, 64 x 64
- * warp tiles, double-buffered fragments, rasterised blocks) with 64-deep
- * k-tiles in a 3-stage pipeline: CUTLASS's usual sm_80 shape for 16-bit
- * GEMMs (128 x 256 x 64, 3 stages, 8 warps of 64 x 64).
+ * Ladder step 6 (hgemm, issue #16), measured on an H100 (2026-11-27) at
+ * 33% of cuBLAS, no gain over step 5 on its own: step 5 (128 x 256 block, 64 x 64
+ * warp tiles, 4-stage cp.async pipeline, swizzled tiles) plus two
+ * well-known refinements of the main loop.
  *
- * What changes, and why. With 32-deep tiles every block stops at a
- * barrier every 2 k-steps (64 mma.sync a warp), and with one block per SM
- * nothing else runs while its 8 warps gather there. 64-deep tiles halve
- * the barriers (one every 4 k-steps, 128 mma a warp) and the cp.async
- * bookkeeping per FLOP, and each thread's copies come in 12 chunks per
- * tile instead of 6 (more bytes in flight per request). A row of the a
- * tile is now 128 bytes, 8 chunks: its swizzle is chunk ^ (row % 8), like
- * b's. The price is shared memory: 3 stages x (128 x 64 + 64 x 256) x 2
- * bytes = 144 KiB, so 3 stages (two tiles in flight while one is
- * multiplied, each 4 k-steps long) instead of 4. 144 KiB is within an
- * A100's (163 KiB a block) and an H100's (227 KiB), but not an RTX 30xx
- * or 40xx's (sm_86, sm_89: 99 KiB): promoted to the solution, this shape
- * needs a smaller fallback there (candidates A and B, 96 KiB, fit all).
+ * 1. Double-buffered fragments. In step 5 a warp loads a k-step's
+ *    fragments (8 ldmatrix) and then issues its 32 mma.sync, which wait
+ *    for the ldmatrix results (~30 clocks of shared-memory latency) each
+ *    k-step. Here the fragments of k-step s + 1 are loaded into a second
+ *    set of registers before the mma of step s are issued, so the loads
+ *    run under the tensor cores' work. Across k-tiles this moves the
+ *    pipeline's barrier to the last k-step of a tile: there, tile t + 1
+ *    must have landed (cp.async.wait_group, __syncthreads) before its
+ *    first fragments are read; and the copies of tile t + 3 are issued at
+ *    k-step 0 of tile t, into the stage of tile t - 1, which every warp
+ *    finished reading before that barrier. Still one barrier a k-tile.
+ *    Cost: 32 more registers (two sets of 16 + 16).
+ *
+ * 2. Block rasterisation. Blocks are numbered along n first (blockIdx.x
+ *    was the column of c), so the ~132 blocks an H100 runs at once cover
+ *    8 rows of tiles and all 16 columns at 4096^3: every b column panel
+ *    (2 MiB) is read for each wave. Here a one-dimensional grid is walked
+ *    in groups of GROUP_M rows of tiles, column by column inside a group
+ *    (the order Triton's matmul tutorial popularised): a wave then covers
+ *    16 rows x 8 columns, 16 MiB of a and 16 MiB of b, which stay in L2
+ *    (50 MiB) while the wave reuses them.
+ *
+ * Shared memory: 96 KiB, as step 5; one block of 8 warps per SM.
  */
 #include <cuda_bf16.h>
 
@@ -25,8 +35,8 @@
 
 #define BM 128          /* rows of c per block */
 #define BN 256          /* columns of c per block */
-#define BK 64           /* depth of a k-tile */
-#define STAGES 3        /* k-tiles in flight */
+#define BK 32           /* depth of a k-tile */
+#define STAGES 4        /* k-tiles in flight */
 #define WARPS_M 2       /* warps along m */
 #define WARPS_N 4       /* warps along n */
 #define THREADS (WARPS_M * WARPS_N * 32)
@@ -49,15 +59,16 @@
 #define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * 2)
 
 /*
- * Swizzles, in 16-byte chunks (8 bf16). A row of the a tile is 128 bytes
- * (8 chunks) and of the b tile 512 bytes (32 chunks): every row starts at
- * bank 0, so chunk ^= row % 8 in both (the low 3 bits: a chunk stays in
- * its 128-byte line). That spreads 8 consecutive rows over the 8 chunk
- * positions of a 128-byte line: ldmatrix reads them in one pass.
+ * Swizzles, in 16-byte chunks (8 bf16). A row of the a tile is 64 bytes
+ * (4 chunks): rows 2 apart would share banks, so chunk ^= (row / 2) % 4.
+ * A row of the b tile is 512 bytes (32 chunks): every row starts at bank
+ * 0, so chunk ^= row % 8 (the low 3 bits: a chunk stays in its 128-byte
+ * line). Each spreads 8 consecutive rows over the 8 chunk positions of a
+ * 128-byte line: ldmatrix reads them in one pass.
  */
 static __device__ __forceinline__ int a_off(int row, int chunk)
 {
-	return row * BK + ((chunk ^ (row & 7)) << 3);
+	return row * BK + ((chunk ^ ((row >> 1) & 3)) << 3);
 }
 
 static __device__ __forceinline__ int b_off(int row, int chunk)
@@ -117,7 +128,7 @@ static __device__ __forceinline__ void mma_bf16(float *d,
 		       "r"(b[0]), "r"(b[1]));
 }
 
-/* Start the copies of k-tile kt into a stage: 4 chunks of a and 8 of b
+/* Start the copies of k-tile kt into a stage: 2 chunks of a and 4 of b
  * per thread. */
 static __device__ __forceinline__ void load_tile(
 	const __nv_bfloat16 *a, const __nv_bfloat16 *b, __nv_bfloat16 *as,
