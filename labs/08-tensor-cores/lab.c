@@ -843,8 +843,8 @@ static const struct wb_exercise exercises[] = {
 		 * 2-mma-sync 54%, 3-cp-async 60% (no swizzle: ldmatrix's
 		 * bank conflicts; every causal tile computed), 4-causal-skip
 		 * 81%, the solution 304% in both runs (3.0x the eager path:
-		 * the issue's 2x). On an H200 (the standalone test it grew from, 64
-		 * heads, before this exercise existed): 3-cp-async ~46%,
+		 * the issue's 2x). On an H200 (the standalone test this
+		 * exercise grew from, 64 heads): 3-cp-async ~46%,
 		 * 4-causal-skip ~73%, the solution ~280%. A share of an
 		 * eager, memory-bound path shifts with the GPU's DRAM
 		 * bandwidth, so the boundaries sit about 10% or more from
