@@ -300,6 +300,10 @@ void wb_check_i64(struct wb_ctx *c, const char *what, const int64_t *got,
 /* For check(): scratch for the reference, n doubles (free() it); NULL, with
  * the size failed, when the host has no memory for it. */
 double *wb_ref_scratch(struct wb_ctx *c, size_t n);
+/* For check(): n zeroed slots of `size` bytes, a partial result for each
+ * stretch of a wb_parallel_for() (free() it); NULL, with the size failed,
+ * when the host has no memory for them. */
+void *wb_ref_parts(struct wb_ctx *c, size_t n, size_t size);
 
 /*
  * For check(): the same comparisons, chunk by chunk on several threads

@@ -67,14 +67,23 @@ void wb_check_i64(struct wb_ctx *c, const char *what, const int64_t *got,
 		report_cmp(c, what, &r, "must match exactly");
 }
 
-double *wb_ref_scratch(struct wb_ctx *c, size_t n)
+/* p, or with the size failed when it is NULL. */
+static void *ref_memory(struct wb_ctx *c, void *p)
 {
-	double *p = malloc(n * sizeof(double));
-
 	if (!p)
 		wb_fail(c, "the grader ran out of host memory for its "
 			   "reference");
 	return p;
+}
+
+double *wb_ref_scratch(struct wb_ctx *c, size_t n)
+{
+	return ref_memory(c, malloc(n * sizeof(double)));
+}
+
+void *wb_ref_parts(struct wb_ctx *c, size_t n, size_t size)
+{
+	return ref_memory(c, calloc(n ? n : 1, size));
 }
 
 /* ---- checks on several threads (wb_check_chunks) ---- */

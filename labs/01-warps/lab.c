@@ -104,12 +104,9 @@ static int u32_stretches(struct wb_ctx *c, struct u32_job *j, wb_task_fn *fn,
 {
 	size_t parts = wb_ceil_div(j->n, U32_STRETCH);
 
-	j->part = calloc(parts ? parts : 1, sizeof(*j->part));
-	if (!j->part) {
-		wb_fail(c, "the grader ran out of host memory for its "
-			   "reference");
+	j->part = wb_ref_parts(c, parts, sizeof(*j->part));
+	if (!j->part)
 		return -1;
-	}
 	wb_parallel_for(parts, fn, j);
 	for (size_t k = 0; k < parts; k++)
 		u32_merge(m, &j->part[k]);

@@ -128,12 +128,9 @@ static int by_stretches(struct wb_ctx *c, size_t n, wb_task_fn *fn,
 	struct stretch_job j = { .c = c, .n = n };
 	size_t parts = wb_ceil_div(n, STRETCH);
 
-	j.part = calloc(parts ? parts : 1, sizeof(*j.part));
-	if (!j.part) {
-		wb_fail(c, "the grader ran out of host memory for its "
-			   "reference");
+	j.part = wb_ref_parts(c, parts, sizeof(*j.part));
+	if (!j.part)
 		return -1;
-	}
 	wb_parallel_for(parts, fn, &j);
 	for (size_t k = 0; k < parts; k++) {
 		const struct misses *p = &j.part[k];

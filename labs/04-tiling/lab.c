@@ -222,12 +222,9 @@ static void transpose_check(struct wb_ctx *c)
 	size_t stripes = wb_ceil_div(j.rows, TP_CHECK_BLOCK);
 	struct tally t = { 0 };
 
-	j.part = calloc(stripes ? stripes : 1, sizeof(*j.part));
-	if (!j.part) {
-		wb_fail(c, "the grader ran out of host memory for its "
-			   "reference");
+	j.part = wb_ref_parts(c, stripes, sizeof(*j.part));
+	if (!j.part)
 		return;
-	}
 	wb_parallel_for(stripes, tp_check_stripe, &j);
 	for (size_t k = 0; k < stripes; k++)
 		tally_merge(&t, &j.part[k]);

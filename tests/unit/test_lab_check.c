@@ -122,6 +122,26 @@ static void ref_scratch_fails_the_size_without_memory(void **state)
 				     "its reference");
 }
 
+/* wb_ref_parts(): zeroed slots for a wb_parallel_for()'s partial results,
+ * or the size failed with the same message as wb_ref_scratch(). */
+static void ref_parts_are_zeroed_or_fail_the_size(void **state)
+{
+	struct wb_ctx *c = *state;
+	volatile size_t huge = SIZE_MAX / 16; /* no constant for gcc to warn of */
+	long long *p = wb_ref_parts(c, 1000, sizeof(*p));
+
+	assert_non_null(p);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(p[i], 0);
+	free(p);
+	assert_false(c->failed);
+	assert_null(wb_ref_parts(c, huge, 32));
+	assert_true(c->failed);
+	assert_int_equal(nmsgs, 1);
+	assert_string_equal(msgs[0], "the grader ran out of host memory for "
+				     "its reference");
+}
+
 /* ---- wb_check_chunks: threads when all pass, one thread's report when not ---- */
 
 #define CHUNKS 64
@@ -328,6 +348,8 @@ int main(void)
 		cmocka_unit_test_setup(check_i64_must_match_exactly, setup),
 		cmocka_unit_test_setup(ref_scratch_gives_memory, setup),
 		cmocka_unit_test_setup(ref_scratch_fails_the_size_without_memory,
+				       setup),
+		cmocka_unit_test_setup(ref_parts_are_zeroed_or_fail_the_size,
 				       setup),
 		cmocka_unit_test_setup(chunks_all_right_count_as_one_thread, setup),
 		cmocka_unit_test(parallel_for_visits_every_item_once),
