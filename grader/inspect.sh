@@ -29,11 +29,11 @@
 #                   DEMANGLED", one a line; empty when there are none
 #   RUNNER.ptx      its PTX (nvcc -ptx -rdc=true, so that every device
 #                   function and variable is listed, inlined or not)
-#   RUNNER.sass     its SASS, where cuobjdump is installed
 #   RUNNER.resources  each kernel's registers, static shared memory, stack
 #                   and spills, from ptxas (see below)
 # NVCC (environment) names nvcc; binutils' nm, readelf and objdump do the
-# rest. PTX_MADE (environment): the PTX, already compiled by the caller
+# rest. The SASS (RUNNER.sass) is not made here: the driver runs cuobjdump
+# itself when an exercise's rule reads it (grader/inspect.c). PTX_MADE (environment): the PTX, already compiled by the caller
 # (the Makefile does it beside the object), to move into place.
 
 set -u
@@ -232,10 +232,4 @@ else
 	"$NVCC" $ptxflags -rdc=true -ptx "$src" -o "$runner.ptx" || rm -f "$runner.ptx"
 fi
 
-# SASS, where the toolkit has cuobjdump.
-cuobjdump=$(dirname "$NVCC")/cuobjdump
-[ -x "$cuobjdump" ] || cuobjdump=$(command -v cuobjdump || true)
-if [ -n "$cuobjdump" ]; then
-	"$cuobjdump" -sass "$obj" > "$runner.sass" || rm -f "$runner.sass"
-fi
 exit 0

@@ -91,6 +91,10 @@ struct options {
 	char calib_path[PATH_LEN]; /* the one for this GPU, if found */
 	const char *history;   /* each root's history file's name (history.h) */
 	const char *solutions_run; /* their report.run, for report.html */
+	const char *probe_only; /* --probe-only FILE: probe the GPU, write
+				 * devinfo's lines there, grade nothing */
+	const char *probe_file; /* --probe-file FILE: such a probe, used
+				 * instead of probing again if fresh */
 };
 
 /* What sanitize_with() needs beside the tool. */
@@ -125,6 +129,10 @@ static int usage(void)
 		"--check-course summary|labs|exercises\n"
 		"       grader --labs DIR --build DIR --propose-tiers ALL.TSV\n"
 		"       grader --labs DIR --build DIR --score-recording ALL.TSV\n"
+		"       grader --devinfo PATH --probe-only FILE  (the GPU probe "
+		"alone, for\n"
+		"               --probe-file FILE: make grade runs it beside the "
+		"build)\n"
 		"       grader ... --mode profile --ncu PATH [--with naive,peer,solution]\n"
 		"              [--solutions-build DIR] [--profile-tsv FILE] [--shape K]\n");
 	report_outputs_usage(stderr);
@@ -220,9 +228,16 @@ static int parse_args(int argc, char **argv, struct options *o)
 				o->profile_only = 1;
 			else
 				return -1;
+		} else if (!strcmp(a, "--probe-only")) {
+			o->probe_only = v;
+		} else if (!strcmp(a, "--probe-file")) {
+			o->probe_file = v;
 		} else if (strcmp(a, "--seed"))
 			return -1;
 	}
+	/* Probe and nothing else: make grade runs it beside the build. */
+	if (o->probe_only)
+		return o->devinfo ? 0 : -1;
 	if (!o->labs_dir || !o->build_dir || o->check_course < 0 ||
 	    (o->check_course && !o->course))
 		return -1;
@@ -328,32 +343,73 @@ static int find_labs(const char *dir, const char *want, char **out, int max)
 	return n;
 }
 
-/* devinfo --probe: key value lines; exit 2 and one line when no GPU. */
-static int probe_device(const struct options *o, struct g_device *dev)
+/* How old a --probe-file may be and still stand for a probe of now: make
+ * grade writes it seconds before the grader starts; an older one (a build
+ * that waited, a file left behind) is not used. */
+#define PROBE_FRESH_S 120
+
+/*
+ * devinfo --probe, its output to out: key value lines; exit 2 and one line
+ * when no GPU, which is printed. 0, or -1 (out then removed). The lines
+ * are written beside out first, so that out is never a partial probe.
+ */
+static int run_probe(const struct options *o, const char *out)
 {
-	char out[PATH_LEN], *text, *save = NULL;
+	char tmp[PATH_LEN + 8], *text;
 	char *argv[] = { (char *)o->devinfo, "--probe", NULL };
 	struct proc_result pr;
 
-	snprintf(out, sizeof(out), "%s/devinfo.out", o->build_dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+	remove(out);
 	if (!exists(o->devinfo)) {
 		fprintf(stderr, "grader: %s is not built\n", o->devinfo);
 		return -1;
 	}
-	if (proc_run(argv, out, PROBE_TIMEOUT_S, &pr) < 0)
+	if (proc_run(argv, tmp, PROBE_TIMEOUT_S, &pr) < 0)
 		return -1;
-	text = read_file(out, 1 << 16);
-	if (!text)
-		return -1;
-	if (!pr.exited || pr.code != 0) {
+	if (pr.exited && pr.code == 0)
+		return rename(tmp, out) ? -1 : 0;
+	text = read_file(tmp, 1 << 16);
+	if (text) {
 		char *nl = strchr(text, '\n');
 
 		if (nl)
 			*nl = '\0';
-		printf("%s\n", *text ? text : "no usable CUDA GPU was found");
-		free(text);
-		return -1;
 	}
+	printf("%s\n", text && *text ? text : "no usable CUDA GPU was found");
+	free(text);
+	remove(tmp);
+	return -1;
+}
+
+/* Is path a probe written in the last PROBE_FRESH_S seconds? */
+static int probe_fresh(const char *path)
+{
+	struct stat st;
+
+	return path && !stat(path, &st) && time(NULL) - st.st_mtime >= 0 &&
+	       time(NULL) - st.st_mtime <= PROBE_FRESH_S;
+}
+
+/*
+ * The GPU and its measured rates: o->probe_file when make grade has just
+ * probed beside the build (under the same GPU lock a grading run takes:
+ * the probe never overlaps another run's timing), else devinfo --probe
+ * now. -1 when there is no usable GPU (said) or the probe failed.
+ */
+static int probe_device(const struct options *o, struct g_device *dev)
+{
+	char out[PATH_LEN], *text, *save = NULL;
+	const char *path = out;
+
+	snprintf(out, sizeof(out), "%s/devinfo.out", o->build_dir);
+	if (probe_fresh(o->probe_file))
+		path = o->probe_file;
+	else if (run_probe(o, out))
+		return -1;
+	text = read_file(path, 1 << 16);
+	if (!text)
+		return -1;
 	memset(dev, 0, sizeof(*dev));
 	for (char *l = strtok_r(text, "\n", &save); l;
 	     l = strtok_r(NULL, "\n", &save)) {
@@ -375,6 +431,9 @@ static int probe_device(const struct options *o, struct g_device *dev)
 			sscanf(l, "copy_gbps %lf", &dev->copy_gbps);
 	}
 	free(text);
+	/* Used once: a later run probes again unless make grade did. */
+	if (path != out)
+		remove(path);
 	return 0;
 }
 
@@ -916,6 +975,12 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o))
 		return usage();
+	/* The probe alone, under the GPU lock (make grade, beside the
+	 * build): exit 2 and one line when there is no usable GPU. */
+	if (o.probe_only) {
+		gpu_begin(&gpu);
+		return run_probe(&o, o.probe_only) ? 2 : 0;
+	}
 	/* Some exercises always run compute-sanitizer: find it once. */
 	o.sanitizer_found = san_locate(o.sanitizer, getenv("CUDA_HOME") ?
 				       getenv("CUDA_HOME") : "/usr/local/cuda",

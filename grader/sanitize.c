@@ -188,14 +188,32 @@ int san_record_passed(const struct san_tool *t, const char *res,
 }
 
 /* Is dir/name an executable file? Then it is copied to buf. */
-static int try_path(const char *dir, size_t len, char *buf, size_t n)
+static int try_path(const char *dir, size_t len, const char *name, char *buf,
+		    size_t n)
 {
 	struct stat st;
 
 	if (!len)
 		return 0;
-	snprintf(buf, n, "%.*s/compute-sanitizer", (int)len, dir);
+	snprintf(buf, n, "%.*s/%s", (int)len, dir, name);
 	return !stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK);
+}
+
+const char *g_tool_locate(const char *name, const char *cuda_home,
+			  const char *path_env, char *buf, size_t n)
+{
+	if (cuda_home && *cuda_home) {
+		char bin[1024];
+
+		snprintf(bin, sizeof(bin), "%s/bin", cuda_home);
+		if (try_path(bin, strlen(bin), name, buf, n))
+			return buf;
+	}
+	for (const char *p = path_env; p && *p; p += strcspn(p, ":"),
+	     p += *p == ':')
+		if (try_path(p, strcspn(p, ":"), name, buf, n))
+			return buf;
+	return NULL;
 }
 
 const char *san_locate(const char *given, const char *cuda_home,
@@ -207,16 +225,5 @@ const char *san_locate(const char *given, const char *cuda_home,
 		snprintf(buf, n, "%s", given);
 		return !stat(buf, &st) && S_ISREG(st.st_mode) ? buf : NULL;
 	}
-	if (cuda_home && *cuda_home) {
-		char bin[1024];
-
-		snprintf(bin, sizeof(bin), "%s/bin", cuda_home);
-		if (try_path(bin, strlen(bin), buf, n))
-			return buf;
-	}
-	for (const char *p = path_env; p && *p; p += strcspn(p, ":"),
-	     p += *p == ':')
-		if (try_path(p, strcspn(p, ":"), buf, n))
-			return buf;
-	return NULL;
+	return g_tool_locate("compute-sanitizer", cuda_home, path_env, buf, n);
 }

@@ -85,4 +85,9 @@ void san_note_required(unsigned required, const char *path,
 const char *san_locate(const char *given, const char *cuda_home,
 		       const char *path_env, char *buf, size_t n);
 
+/* Where the toolkit's program name is: <cuda_home>/bin, then every folder
+ * of path_env, as san_locate() without a given path. */
+const char *g_tool_locate(const char *name, const char *cuda_home,
+			  const char *path_env, char *buf, size_t n);
+
 #endif /* GRADER_SANITIZE_H */

@@ -176,6 +176,7 @@ section_build() {
 	build_doctor
 	build_deps
 	build_nogpu
+	build_probe_file
 }
 
 # A compile error costs its exercise only; every broken case and ladder
@@ -459,6 +460,45 @@ build_nogpu() {
 	else
 		fail "build/make check names each kernel's registers" "$LOGS/check-solution.log"
 	fi
+}
+
+# make grade probes the GPU beside the build (grader --probe-only) and the
+# grader reads that probe (--probe-file) instead of probing again: used
+# once, and only when fresh; a failed probe says its one line and leaves no
+# file. devinfo is a stand-in script that counts its calls.
+build_probe_file() {
+	d=$(mktemp -d)
+	printf '#!/bin/sh\necho probe >> "%s/calls"\nprintf "name Fake GPU\\ncc 90\\nsms 2\\ndriver 13.0\\ncopy_gbps 100.0\\n"\n' \
+		"$d" > "$d/devinfo"
+	printf '#!/bin/sh\necho "no CUDA GPU found: the driver reports no devices"\nexit 2\n' \
+		> "$d/nogpu"
+	chmod +x "$d/devinfo" "$d/nogpu"
+	mkdir -p "$d/b"
+	bad=""
+	g() { WB_LOCK_DIR=$d "$GRADER" "$@" >> "$d/out" 2>&1; }
+	g --devinfo "$d/devinfo" --probe-only "$d/probe.out" || bad="$bad probe-only-failed"
+	grep -q '^name Fake GPU$' "$d/probe.out" 2> /dev/null || bad="$bad no-probe-written"
+	# fresh: read, not probed again, then removed
+	g --labs labs --build "$d/b" --devinfo "$d/devinfo" --probe-file "$d/probe.out" --lab no-such-lab
+	[ "$(grep -c probe "$d/calls")" -eq 1 ] || bad="$bad probed-again"
+	[ ! -e "$d/probe.out" ] || bad="$bad probe-file-kept"
+	# stale (10 minutes old): probed again
+	g --devinfo "$d/devinfo" --probe-only "$d/probe.out"
+	touch -d '10 minutes ago' "$d/probe.out"
+	g --labs labs --build "$d/b" --devinfo "$d/devinfo" --probe-file "$d/probe.out" --lab no-such-lab
+	[ "$(grep -c probe "$d/calls")" -eq 3 ] || bad="$bad stale-probe-used"
+	# no GPU: exit 2, its line, no file
+	WB_LOCK_DIR=$d "$GRADER" --devinfo "$d/nogpu" --probe-only "$d/none.out" > "$d/nogpu.out" 2>&1
+	rc=$?
+	{ [ $rc -eq 2 ] && grep -q '^no CUDA GPU found: the driver' "$d/nogpu.out" &&
+	  [ ! -e "$d/none.out" ] && [ ! -e "$d/none.out.tmp" ]; } || bad="$bad no-gpu-rc-$rc"
+	if [ -z "$bad" ]; then
+		pass "build/the grader uses make grade's probe (made beside the build) once and only fresh; no GPU is one line"
+	else
+		{ echo "wrong:$bad"; cat "$d/out" "$d/nogpu.out"; } > "$LOGS/probe-file.log"
+		fail "build/the grader uses make grade's probe once and only fresh" "$LOGS/probe-file.log"
+	fi
+	rm -rf "$d"
 }
 
 # ---- gpu -------------------------------------------------------------------

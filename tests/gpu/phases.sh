@@ -11,7 +11,9 @@
 #   lab       all of LAB after the same touch
 #   all       every lab, nothing touched
 # Each is what `make grade` does, step by step (make's own work and the
-# build, the GPU check, the grader), then `make grade` itself end to end.
+# build, the GPU check, the grader with its own probe), then `make grade`
+# itself end to end, which probes the GPU beside the build (grader
+# --probe-only): its make_grade column is less than the steps' total.
 # The grader's part is split with results.tsv's phase columns: the
 # grader's setup (the bandwidth probe, NVML), the reference runs, and the
 # runners' start (GPU and lock), checks (CPU references included) and

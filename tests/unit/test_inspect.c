@@ -21,6 +21,9 @@
  */
 #include "unit.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "inspect.h"
 #include "proc.h"
 
@@ -985,6 +988,86 @@ static void technique_unchecked_and_none(void **state)
 	assert_string_equal(g_technique_word(G_TECH_NONE), "-");
 }
 
+/* The SASS: made by the driver (cuobjdump, CUDA_HOME's first) only for
+ * an exercise with a rule on it; a cuobjdump that fails leaves the rule
+ * "not checked". */
+static void sass_only_for_a_rule_on_it(void **state)
+{
+	static const char *const exts[] = { "syms", "ctors", "calls", "entries",
+					    "labsyms", "hostsys", "ptx" };
+	char *dir = unit_tmpdir(), runner[512], path[600], *old_home;
+	struct g_spec s;
+	struct g_result r;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	old_home = getenv("CUDA_HOME") ? strdup(getenv("CUDA_HOME")) : NULL;
+	snprintf(runner, sizeof(runner), "%s/sum", dir);
+	for (size_t i = 0; i <= sizeof(exts) / sizeof(exts[0]); i++) {
+		char *text = i < sizeof(exts) / sizeof(exts[0]) ?
+			     data_ext("inspect-honest", exts[i]) : strdup("");
+
+		snprintf(path, sizeof(path), "%s%s%s", runner,
+			 i < sizeof(exts) / sizeof(exts[0]) ? "." : ".o",
+			 i < sizeof(exts) / sizeof(exts[0]) ? exts[i] : "");
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+		free(text);
+	}
+	f = fopen(runner, "w");
+	assert_non_null(f);
+	fclose(f);
+	/* A cuobjdump that says which object it was given, and HMMA. */
+	snprintf(path, sizeof(path), "%s/bin", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/bin/cuobjdump", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n[ \"$1\" = -sass ] && [ \"$2\" = '%s.o' ] || "
+		   "exit 1\necho '        HMMA.16816.F32.BF16 R4, R8, R12, R4 ;'\n",
+		runner);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+	setenv("CUDA_HOME", dir, 1);
+
+	/* No rule on the SASS: cuobjdump is not run. */
+	s = spec("hgemm");
+	add_rule(&s, 1, "ptx", "ret;");
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(g_inspect_runner(runner, &s, &r, 0), 0);
+	snprintf(path, sizeof(path), "%s.sass", runner);
+	assert_int_not_equal(access(path, F_OK), 0);
+	/* A rule on it: made, and read. */
+	add_rule(&s, 1, "sass", "HMMA");
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(g_inspect_runner(runner, &s, &r, 0), 0);
+	assert_int_equal(r.technique, G_TECH_OK);
+	assert_int_equal(access(path, F_OK), 0);
+	/* cuobjdump fails (another object): not checked, no file left. */
+	remove(path);
+	snprintf(path, sizeof(path), "%s/bin/cuobjdump", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\necho 'cuobjdump fatal: not an object' >&2\nexit 1\n", f);
+	fclose(f);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(g_inspect_runner(runner, &s, &r, 0), 0);
+	assert_int_equal(r.technique, G_TECH_UNCHECKED);
+	assert_contains(joined(&r), "not checked (no SASS");
+	snprintf(path, sizeof(path), "%s.sass", runner);
+	assert_int_not_equal(access(path, F_OK), 0);
+
+	if (old_home)
+		setenv("CUDA_HOME", old_home, 1);
+	else
+		unsetenv("CUDA_HOME");
+	free(old_home);
+	unit_rmdir(dir);
+}
+
 static void failed_rule_withholds_performance_points(void **state)
 {
 	struct g_spec s = spec("sum");
@@ -1089,6 +1172,7 @@ int main(void)
 		cmocka_unit_test(technique_on_recorded_objects),
 		cmocka_unit_test(technique_must_not_names_what_it_found),
 		cmocka_unit_test(technique_unchecked_and_none),
+		cmocka_unit_test(sass_only_for_a_rule_on_it),
 		cmocka_unit_test(failed_rule_withholds_performance_points),
 		cmocka_unit_test(skeleton_is_the_wb_todo_reference),
 		cmocka_unit_test(resources_one_architecture_and_spills),
