@@ -39,9 +39,15 @@ tiers_table() {
 		       if (t > most) most = t }
 	$1 == "ideal" { ideal[$2] = $3; sp[$2] = $4 }
 	END {
+		# (cap): the top tier, in the header where every exercise has
+		# as many tiers, else in each exercise'"'"'s own last cell
+		same = 1
+		for (i = 1; i <= n; i++)
+			if (kind[name[i]] == "speed" && nt[name[i]] != most)
+				same = 0
 		printf "| exercise | correct |"
 		for (t = 1; t <= most; t++)
-			printf " tier %d%s |", t, t == most ? " (cap)" : ""
+			printf " tier %d%s |", t, same && t == most ? " (cap)" : ""
 		printf " shares of |\n| --- | ---: |"
 		for (t = 1; t <= most; t++)
 			printf " ---: |"
@@ -53,7 +59,8 @@ tiers_table() {
 			printf "| `%s` | %s |", e, pc[e]
 			for (t = 1; t <= most; t++)
 				if (t <= nt[e])
-					printf " %g%% -> %s |", 100 * share[e, t], pts[e, t]
+					printf " %g%% -> %s%s |", 100 * share[e, t], pts[e, t],
+					       !same && t == nt[e] ? " (cap)" : ""
 				else
 					printf " |"
 			if (ideal[e] == "peer")

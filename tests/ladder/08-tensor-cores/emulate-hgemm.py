@@ -9,10 +9,12 @@
 #
 # A model, not a compiler: each entry of CFG restates one kernel's tile
 # shapes, shared-memory layout (padding or swizzle), pipeline (one tile at
-# a time; the solution's wait-barrier-refill-multiply; steps 6 and
-# 7's double-buffered fragments with the barrier on a tile's last k-step)
-# and block order, and the replay follows the kernel's statements with
-# the PTX ISA's semantics: cp.async chunks zero-filled past the matrix,
+# a time; steps 3 to 5's wait-barrier-refill-multiply; steps 6 and 7's and
+# the solution's double-buffered fragments with the barrier on a tile's
+# last k-step), copies (the solution's worked out once per thread) and
+# block order, and the replay follows the kernel's statements with
+# the PTX ISA's semantics: cp.async chunks zero-filled past the matrix (a
+# copy that would read past it fails),
 # landing only at the cp.async.wait_group that forces them and visible to
 # other threads only after the barrier; ldmatrix (.x4, .trans) and
 # mma.sync.m16n8k16 fragments lane by lane; guarded float2 stores. It
@@ -79,6 +81,8 @@ def run(cfg, m, k, n, rng):
             return smem[idx:idx+8]
         def load_tile(as_, bs_, kt):
             k0=kt*BK
+            if cfg.get('copies')=='once':
+                return load_tile_once(as_, bs_, k0)
             for tid in range(THREADS):
                 for q in range(tid, BM*BK//8, THREADS):
                     row=q//(BK//8); chn=q%(BK//8); gr=bm+row; gk=k0+chn*8
@@ -88,6 +92,30 @@ def run(cfg, m, k, n, rng):
                     row=q//(BN//8); chn=q%(BN//8); gk=k0+row; gc=bn+chn*8
                     ok= gk<k and gc<n
                     cp_async(bs_+b_off(row,chn), B[gk][gc:gc+8] if ok else [0]*8)
+        def grab(M, r, c0, rows, cols):
+            # 8 elements of a matrix, which must lie inside it
+            if not (0 <= r < rows and 0 <= c0 and c0+8 <= cols):
+                raise Hazard('a copy reads past the matrix')
+            return M[r][c0:c0+8]
+        def load_tile_once(as_, bs_, k0):
+            # The solution's copies: each thread's rows, chunk, shared
+            # offsets and bounds worked out once (copies_of()), the tile's
+            # copies a base plus j whole row steps (load_tile()).
+            CA=BM*BK//8//THREADS; CB=BK*BN//8//THREADS
+            ars=THREADS//(BK//8); brs=THREADS//(BN//8)
+            for tid in range(THREADS):
+                ach=tid%(BK//8); arow=tid//(BK//8)
+                bch=tid%(BN//8); brow=tid//(BN//8)
+                a_in=[bm+arow+j*ars<m for j in range(CA)]
+                b_in=bn+bch*8<n
+                for j in range(CA):
+                    ok=a_in[j] and k0+ach*8<k
+                    cp_async(as_+a_off(arow,ach)+j*ars*BK,
+                             grab(A,bm+arow+j*ars,k0+ach*8,m,k) if ok else [0]*8)
+                for j in range(CB):
+                    ok=b_in and k0+brow+(0 if cfg.get('b_k_first') else j*brs)<k
+                    cp_async(bs_+b_off(brow,bch)+j*brs*BN,
+                             grab(B,k0+brow+j*brs,bn+bch*8,k,n) if ok else [0]*8)
         def ldmatrix(addrs, trans):
             # addrs: 32 element offsets; returns regs[32][4][2]
             for ph in range(4):
@@ -175,6 +203,7 @@ def run(cfg, m, k, n, rng):
                 s=kt%ST; s1=(kt+1)%ST
                 for kk in range(KS):
                     if kk==KS-1:
+                        if cfg.get('commit_late'): commit()
                         wait(ST-2+cfg.get('wait_off',0)); sync()
                     for w in range(W):
                         if kk<KS-1: fr[w][(kk+1)&1]=load_frags(w,As(s),Bs(s),kk+1)
@@ -182,7 +211,7 @@ def run(cfg, m, k, n, rng):
                     if kk==0:
                         nxt=kt+ST-1; dst=(nxt+cfg.get('refill_off',0))%ST
                         if nxt<kts: load_tile(As(dst),Bs(dst),nxt)
-                        commit()
+                        if not cfg.get('commit_late'): commit()
                     for w in range(W):
                         af,bf=fr[w][kk&1]
                         mma_step(w,af,bf)
@@ -216,14 +245,16 @@ PAD = dict(SOL, a_off=pad(40), b_off=pad(136), A_ST=128 * 40, B_ST=32 * 136)
 CA = dict(SOL, BN=256, b_off=sw_r8(256))
 CB = dict(CA, pipe='dbuf', raster=True, GROUP_M=16)
 CC = dict(CB, BK=64, STAGES=3, a_off=sw_r8(64))
+SOL8 = dict(CB, copies='once', commit_late=True)
 CFG = {
     # tests/ladder/08-tensor-cores/<step>/08-tensor-cores/hgemm.cu
     '2-mma-sync': dict(PAD, STAGES=1, pipe='single'),
     '3-cp-async': PAD,
-    'solution': SOL,            # solutions/08-tensor-cores/hgemm.cu
+    '4-swizzle': SOL,
     '5-warp-64x64': CA,
     '6-frag-double-buffer': CB,
     '7-deep-k': CC,
+    'solution': SOL8,           # solutions/08-tensor-cores/hgemm.cu
 }
 # Each must fail (HAZARD, WRONG, or conflicted ldmatrix phases).
 MUTANTS = {
@@ -232,6 +263,7 @@ MUTANTS = {
     'C: refill the stage being read': dict(CC, refill_off=1),
     "A: a's swizzle for 64-byte rows wrong": dict(CA, a_off=sw_r8(32)),
     "B: b's ldmatrix without .trans": dict(CB, b_notrans=True),
+    "solution: b's rows checked against k for the first copy only": dict(SOL8, b_k_first=True),
 }
 SIZES = '1x8x8,2x16x8,1x512x256,300x8x8,31x40x24,33x24x40,7x8x264,64x64x64,65x32x128,129x72x136,33x520x40,2100x8x264'
 

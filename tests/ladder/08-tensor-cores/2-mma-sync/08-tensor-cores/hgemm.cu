@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Ladder step 2 (hgemm): mma.sync by hand. The same 128 x 128 block tile
- * and 64 x 32 warp tile as the solution, fragments loaded with ldmatrix
+ * and 64 x 32 warp tile as step 4, fragments loaded with ldmatrix
  * (.trans for b) and multiplied with mma.sync.m16n8k16 in inline PTX;
  * but one k-tile at a time, loaded through registers with plain 16-byte
  * loads, and the block waits for every load before it multiplies. The

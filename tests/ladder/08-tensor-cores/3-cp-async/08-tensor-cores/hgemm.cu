@@ -6,10 +6,10 @@
  * cores no longer wait for global memory; each stage's copies are one
  * commit group, and cp.async.wait_group says when the oldest has landed.
  * The tiles are still step 2's padded rows (16-byte aligned, as cp.async
- * wants); the solution replaces the padding with a swizzle, which avoids
- * the same bank conflicts without the wasted chunk a row. Measured on an
- * H100 (2026-11-27): 33% of cuBLAS, tier 3, as the solution's 34%: the
- * swizzle saves shared memory, not time, once the rows are padded.
+ * wants); step 4 replaces the padding with a swizzle, which avoids the
+ * same bank conflicts without the wasted chunk a row. Measured on an
+ * H100 (2026-11-27): 33% of cuBLAS, tier 3, as step 4's 34%: the swizzle
+ * saves shared memory, not time, once the rows are padded.
  */
 #include <cuda_bf16.h>
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Ladder step 5 (hgemm, issue #16): the solution with 64 x 64 warp tiles.
- * Measured on an H100 (2026-11-27): 33% of cuBLAS, against the
- * solution's 34%: fewer shared-memory reads per mma, but one block of 8
+ * Ladder step 5 (hgemm, issue #16): step 4 with 64 x 64 warp tiles.
+ * Measured on an H100 (2026-11-27): 33% of cuBLAS, against step 4's
+ * 34%: fewer shared-memory reads per mma, but one block of 8
  * warps per SM (220 registers) hides less latency; alone, no gain.
  *
- * What changes, and why. The solution's warps compute 64 x 32 of c: per
+ * What changes, and why. Step 4's warps compute 64 x 32 of c: per
  * 16-deep k-step a warp issues 4 ldmatrix.x4 for a and 2 for b (6 x 512
  * bytes of shared memory) to feed 16 mma.sync: 192 bytes an mma. An SM
  * reads 128 bytes of shared memory a clock, and 16 warps of that shape
@@ -18,10 +18,10 @@
  * 8 warps per SM (the register file holds 64 K: 256 threads x at most
  * 255). The block grows to 128 x 256 (8 warps: 2 along m x 4 along n),
  * which also reuses each loaded element of a 256 times and of b 128 times
- * (the solution: 128 and 128), cutting the L2 -> SM traffic by a sixth.
+ * (step 4: 128 and 128), cutting the L2 -> SM traffic by a sixth.
  * Shared memory: 4 stages x (128 x 32 + 32 x 256) x 2 bytes = 96 KiB.
  *
- * Everything else is the solution's: the 4-stage cp.async pipeline with
+ * Everything else is step 4's: the 4-stage cp.async pipeline with
  * one barrier a k-tile, the XOR swizzles (b's rows are now 512 bytes, 32
  * chunks; chunk ^ (row % 8) still spreads 8 rows over the 8 positions of
  * a 128-byte line), ldmatrix (.trans for b), zero-filled edges and

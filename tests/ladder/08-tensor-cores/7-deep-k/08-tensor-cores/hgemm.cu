@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Ladder step 7 (hgemm, issue #16), measured on an H100 (2026-11-27) at
- * 41% of cuBLAS (the solution: 34%), the fastest mma.sync kernel here:
- * step 6 (128 x 256 block, 64 x 64
+ * 41% of cuBLAS (step 6: 33%; the solution, step 8: 54%): step 6
+ * (128 x 256 block, 64 x 64
  * warp tiles, double-buffered fragments, rasterised blocks) with 64-deep
  * k-tiles in a 3-stage pipeline: CUTLASS's usual sm_80 shape for 16-bit
  * GEMMs (128 x 256 x 64, 3 stages, 8 warps of 64 x 64).
@@ -18,8 +18,9 @@
  * bytes = 144 KiB, so 3 stages (two tiles in flight while one is
  * multiplied, each 4 k-steps long) instead of 4. 144 KiB is within an
  * A100's (163 KiB a block) and an H100's (227 KiB), but not an RTX 30xx
- * or 40xx's (sm_86, sm_89: 99 KiB): promoted to the solution, this shape
- * needs a smaller fallback there (steps 5 and 6, 96 KiB, fit all).
+ * or 40xx's (sm_86, sm_89: 99 KiB). It is a side branch: half the
+ * barriers also halve the copy bursts per FLOP, which step 8 removes
+ * instead, at 32-deep tiles that fit every GPU of the lab.
  */
 #include <cuda_bf16.h>
 
