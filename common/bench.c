@@ -75,6 +75,7 @@ struct rounds {
 	int verified, throttled;
 	double *all_mhz;
 	size_t n_mhz;
+	double low_mhz;   /* the last round's lowest spacer clock (0: none) */
 	struct wb_rng pick;      /* which rounds' outputs are checked */
 	double t0;
 	double verify_s;  /* in checks of timed outputs (phases) */
@@ -271,6 +272,7 @@ static int one_round(struct rounds *r, size_t round, int warm)
 		sample(r, s, &got[i]);
 		if (got[i].mhz > 0 && got[i].mhz < low)
 			low = got[i].mhz;
+		r->low_mhz = isinf(low) ? 0 : low;
 		if (i == S_OTHER && !warm && r->kind == WB_BENCH_GRADE)
 			wrong = verify_now(r, round);
 		if (wrong)
@@ -607,6 +609,16 @@ static void rounds_init(struct rounds *r, struct wb_ctx *c, uint64_t seed,
 	}
 }
 
+/* The GPU's highest SM clock in MHz (0 when the runtime does not say). */
+static double max_sm_mhz(void)
+{
+	int khz = 0;
+
+	if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) != cudaSuccess)
+		return 0;
+	return khz / 1e3;
+}
+
 enum wb_verdict wb_bench_shape(struct wb_ctx *c, uint64_t seed,
 			       enum wb_bench_kind kind,
 			       const struct wb_decision *d,
@@ -615,17 +627,22 @@ enum wb_verdict wb_bench_shape(struct wb_ctx *c, uint64_t seed,
 	enum wb_verdict v = WB_V_PASS;
 	struct rounds r;
 	size_t round = 0;
-	double w0;
+	double w0, max_mhz = max_sm_mhz();
 	int got;
 
 	memset(st, 0, sizeof(*st));
 	wb_fresh_start(c, seed);
 	rounds_init(&r, c, seed, kind, d);
 	w0 = wb_phase_now();
-	for (int w = 0;
-	     w < WB_WARMUP_ROUNDS || wb_phase_now() - w0 < WB_WARMUP_MS / 1e3;
-	     w++)
+	for (int w = 0, hot = 0;
+	     w < WB_WARMUP_ROUNDS ||
+	     (wb_phase_now() - w0 < WB_WARMUP_MS / 1e3 &&
+	      hot < WB_WARMUP_HOT_ROUNDS);
+	     w++) {
 		one_round(&r, (size_t)w, 1);
+		hot = max_mhz > 0 && r.low_mhz >= WB_WARMUP_CLOCK_FRAC * max_mhz ?
+			      hot + 1 : 0;
+	}
 	probe_pick(&r, &r.s[S_READ]);
 	probe_pick(&r, &r.s[S_WRITE]);
 	wb_phase("warmup", 0);
