@@ -800,7 +800,7 @@ static const struct wb_exercise exercises[] = {
 		 * from every step: cuBLAS is timed in another process, and
 		 * its share moves by up to 5% between runs
 		 * (WB_RUN_TO_RUN_PEER). Not always: three fresh references
-		 * of eleven that day measured cuBLAS at 212-242 us (each a
+		 * of fourteen that day measured cuBLAS at 212-242 us (each a
 		 * machine's first lab 08 reference; tests/calibrate/
 		 * h100-2026-11-27-all.tsv), and against those every share
 		 * is 15-30% higher: 7-deep-k then reaches tier 4, the
