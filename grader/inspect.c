@@ -71,9 +71,10 @@ static int reads_sass(const struct g_spec *s)
 }
 
 /*
- * RUNNER.sass, made now from RUNNER.o by cuobjdump (CUDA_HOME's, else the
- * first on PATH); NULL when there is no cuobjdump or it failed (the rule
- * is then "not checked"). The build does not make it: cuobjdump takes most
+ * RUNNER.sass, made now from RUNNER.o by cuobjdump (CUDA_HOME's, or
+ * /usr/local/cuda's, as for compute-sanitizer; else the first on PATH);
+ * NULL when there is no cuobjdump or it failed (the rule is then "not
+ * checked"). The build does not make it: cuobjdump takes most
  * of a second (0.67 s on an H100 machine), the one-exercise loop's largest
  * step after nvcc, and only an exercise with a rule on the SASS reads it.
  */
@@ -81,10 +82,11 @@ static char *sass_extract(const char *runner)
 {
 	char tool[1024], obj[1024], out[1024];
 	char *argv[] = { tool, (char *)"-sass", obj, NULL };
+	const char *home = getenv("CUDA_HOME");
 	struct proc_result pr;
 
-	if (!g_tool_locate("cuobjdump", getenv("CUDA_HOME"), getenv("PATH"),
-			   tool, sizeof(tool)))
+	if (!g_tool_locate("cuobjdump", home ? home : "/usr/local/cuda",
+			   getenv("PATH"), tool, sizeof(tool)))
 		return NULL;
 	snprintf(obj, sizeof(obj), "%s.o", runner);
 	snprintf(out, sizeof(out), "%s.sass", runner);

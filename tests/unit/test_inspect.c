@@ -785,20 +785,16 @@ static void audit_word_by_word(void **state)
 	}
 }
 
-/* The whole path: inspect.sh's files next to a runner, read back. */
-static void inspect_runner_reads_the_files(void **state)
+/* A runner dir/sum and inspect.sh's files next to it, recorded from
+ * inspect-honest: the runner first, so that none is older than it. */
+static void honest_runner(const char *dir, char *runner, size_t n)
 {
 	static const char *const exts[] = { "syms", "ctors", "calls", "entries",
 					    "labsyms", "hostsys", "ptx" };
-	char *dir = unit_tmpdir(), runner[512], path[600];
-	struct g_spec s;
-	struct g_result r;
+	char path[600];
 	FILE *f;
 
-	(void)state;
-	assert_non_null(dir);
-	memset(&s, 0, sizeof(s));
-	snprintf(runner, sizeof(runner), "%s/sum", dir);
+	snprintf(runner, n, "%s/sum", dir);
 	f = fopen(runner, "w");
 	assert_non_null(f);
 	fclose(f);
@@ -812,6 +808,19 @@ static void inspect_runner_reads_the_files(void **state)
 		fclose(f);
 		free(text);
 	}
+}
+
+/* The whole path: inspect.sh's files next to a runner, read back. */
+static void inspect_runner_reads_the_files(void **state)
+{
+	char *dir = unit_tmpdir(), runner[512], path[600];
+	struct g_spec s;
+	struct g_result r;
+
+	(void)state;
+	assert_non_null(dir);
+	memset(&s, 0, sizeof(s));
+	honest_runner(dir, runner, sizeof(runner));
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(g_inspect_runner(runner, &s, &r, 0), 0);
 	assert_string_equal(r.audit, "inline-ptx,streams,graphs,events,"
@@ -993,8 +1002,6 @@ static void technique_unchecked_and_none(void **state)
  * "not checked". */
 static void sass_only_for_a_rule_on_it(void **state)
 {
-	static const char *const exts[] = { "syms", "ctors", "calls", "entries",
-					    "labsyms", "hostsys", "ptx" };
 	char *dir = unit_tmpdir(), runner[512], path[600], *old_home;
 	struct g_spec s;
 	struct g_result r;
@@ -1003,21 +1010,9 @@ static void sass_only_for_a_rule_on_it(void **state)
 	(void)state;
 	assert_non_null(dir);
 	old_home = getenv("CUDA_HOME") ? strdup(getenv("CUDA_HOME")) : NULL;
-	snprintf(runner, sizeof(runner), "%s/sum", dir);
-	for (size_t i = 0; i <= sizeof(exts) / sizeof(exts[0]); i++) {
-		char *text = i < sizeof(exts) / sizeof(exts[0]) ?
-			     data_ext("inspect-honest", exts[i]) : strdup("");
-
-		snprintf(path, sizeof(path), "%s%s%s", runner,
-			 i < sizeof(exts) / sizeof(exts[0]) ? "." : ".o",
-			 i < sizeof(exts) / sizeof(exts[0]) ? exts[i] : "");
-		f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(text, f);
-		fclose(f);
-		free(text);
-	}
-	f = fopen(runner, "w");
+	honest_runner(dir, runner, sizeof(runner));
+	snprintf(path, sizeof(path), "%s.o", runner);
+	f = fopen(path, "w");
 	assert_non_null(f);
 	fclose(f);
 	/* A cuobjdump that says which object it was given, and HMMA. */
