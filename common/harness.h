@@ -198,6 +198,8 @@ struct wb_buf {
 	void *init_dev; /* in-out: a device copy of init, to restore from */
 	void *readback; /* inputs: host scratch the device copy is read into
 			 * to check it is unchanged (kept: no page faults) */
+	unsigned char host_locked;     /* host (outputs) is page-locked */
+	unsigned char readback_locked; /* readback is page-locked */
 };
 
 struct wb_ctx {
