@@ -507,8 +507,9 @@ static void summarize(const struct rounds *r, struct wb_shape_time *st)
 			paired(r, 1, &st->share);
 		/* what the report states covers a rerun (knobs.h) */
 		wb_ci_rerun(&st->speedup.lo, st->speedup.med, &st->speedup.hi,
-			    WB_RUN_TO_RUN);
+			    s[S_LAUNCH].on ? WB_RUN_TO_RUN_SMALL : WB_RUN_TO_RUN);
 		wb_ci_rerun(&st->share.lo, st->share.med, &st->share.hi,
+			    s[S_LAUNCH].on ? WB_RUN_TO_RUN_SMALL :
 			    r->c->ex->ideal == WB_IDEAL_PEER ?
 			    WB_RUN_TO_RUN_PEER : WB_RUN_TO_RUN);
 	}
