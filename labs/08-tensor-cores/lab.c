@@ -783,34 +783,37 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers: shares of cublasGemmEx's time (bf16 in, fp32
-		 * compute, tensor cores), which the grader times in its
-		 * reference run without the student's code. Four, one for
-		 * each step that buys time. Measured on an H100 80GB HBM3
-		 * (tests/gpu/calibrate.sh 2, 2026-11-27; cuBLAS 184 us,
-		 * 745 TFLOP/s, on wgmma): the naive (CUDA cores) 1.1%;
-		 * 1-wmma 11% (tier 1: the tensor cores at all); 2-mma-sync
-		 * 15% (tier 2: mma.sync and ldmatrix by hand); 3-cp-async
-		 * 33% and 4-swizzle 34% (tier 3: a cp.async pipeline; the
-		 * swizzle saves shared memory, not time, so it shares
-		 * padding's tier), and steps 5 to 7 33% to 41%; the
-		 * solution, step 8, 54% (tier 4: the copies' arithmetic
-		 * done once, so the tensor cores stop waiting behind it;
-		 * the issue's goal was 50%). Each boundary sits 13% or more
-		 * from every step: cuBLAS is timed in another process, and
-		 * its share moves by up to 5% between runs
-		 * (WB_RUN_TO_RUN_PEER). cuBLAS itself runs in two modes,
-		 * ~183 us and 210-260 us: three references of fourteen that
-		 * day had the slow one as their median (tests/calibrate/
-		 * h100-2026-11-27-all.tsv), every share then 15-30% higher,
-		 * so the grader takes the peer's first quartile (docs/
-		 * grading.md, section 4): five runs on one machine later
-		 * put the solution at 53.6-53.7%. A GPU whose cuBLAS runs on mma.sync too (an A100,
-		 * an RTX card) puts every step higher, the solution in the
-		 * top tier still.
+		 * Tiers: shares of cublasGemmEx's time (bf16 in, fp32 compute,
+		 * tensor cores), which the grader times in its reference run
+		 * without the student's code. Five, one for each step that
+		 * buys time. Measured on an H100 80GB HBM3
+		 * (tests/gpu/calibrate.sh 2, 2026-11-27; cuBLAS 183 us, 752
+		 * TFLOP/s, on wgmma): the naive (CUDA cores) 1.1%; 1-wmma 3.5%
+		 * (tier 1: the tensor cores at all, fragments straight from
+		 * global memory); 2-mma-sync 8.9% (tier 2: shared tiles,
+		 * ldmatrix and mma.sync by hand); 3-cp-async 13% (tier 3: the
+		 * pipeline hides the loads; the unpadded rows' bank conflicts
+		 * remain); 4-swizzle 34% (tier 4: the conflicts gone), steps 5
+		 * to 7 33% to 41%; the solution, step 8, 53-54% (tier 5: the
+		 * copies' arithmetic done once, so the tensor cores stop
+		 * waiting behind it; the issue's goal was 50%). Each boundary
+		 * sits 13% or more from every step: cuBLAS is timed in another
+		 * process, and its share moves by up to 5% between runs
+		 * (WB_RUN_TO_RUN_PEER). Kernels between the steps land by what
+		 * they fix: padded step 2 (15%) in tier 3, since padding
+		 * removes the conflicts as the swizzle does; WMMA on padded
+		 * shared tiles (11%) at tier 3's boundary, where points are
+		 * continuous. cuBLAS itself runs in two modes, ~183 us and
+		 * 210-260 us: three references of fourteen that day had the
+		 * slow one as their median, every share then 15-30% higher, so
+		 * the grader takes the peer's first quartile (docs/grading.md,
+		 * section 4): five runs on one machine later put the solution
+		 * at 53.6-53.7%. A GPU whose cuBLAS runs on mma.sync too (an
+		 * A100, an RTX card) puts every step higher, the solution in
+		 * the top tier still.
 		 */
-		.tiers = { { 0.08, 15 }, { 0.127, 30 }, { 0.22, 45 },
-			   { 0.47, 60 } },
+		.tiers = { { 0.02, 12 }, { 0.055, 24 }, { 0.104, 36 },
+			   { 0.22, 48 }, { 0.47, 60 } },
 		.ideal = WB_IDEAL_PEER,
 		/* bf16 mma.sync, ldmatrix and cp.async: sm_80 on. */
 		.min_cc = 80,

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Ladder step 2 (hgemm): mma.sync by hand. The same 128 x 128 block tile
- * and 64 x 32 warp tile as step 4, fragments loaded with ldmatrix
- * (.trans for b) and multiplied with mma.sync.m16n8k16 in inline PTX;
- * but one k-tile at a time, loaded through registers with plain 16-byte
- * loads, and the block waits for every load before it multiplies. The
- * tiles keep step 1's padded rows, which is what makes ldmatrix
- * conflict-free here (a_off() says why): without the padding this step
- * measured slower than step 1 (2060 us against 1662 at 4096^3 on an
- * H200), its b fragments read at 8-way bank conflicts. With it, on an
- * H100 (2026-11-27): 15% of cuBLAS, tier 2.
+ * Ladder step 2 (hgemm): mma.sync by hand, on shared tiles. A block of 8
+ * warps stages a 128 x 32 tile of a and a 32 x 128 tile of b in shared
+ * memory (lab 04's tiling, with plain 16-byte loads through registers)
+ * and each warp multiplies its 64 x 32 block of c: fragments loaded with
+ * ldmatrix (.trans for b, which is stored k-major) and multiplied with
+ * mma.sync.m16n8k16 in inline PTX, 4 x 4 of them per 16-deep k-step. One
+ * k-tile at a time: the block waits for every load before it multiplies,
+ * and the rows are unpadded, so ldmatrix reads at 4- and 8-way bank
+ * conflicts (a_off() says why). Measured on an H100 (2026-11-27): 2046
+ * us at 4096^3, 8.9% of cuBLAS, tier 2: each fragment loaded from global
+ * memory now serves 4 or 8 warps' products instead of one.
  */
 #include <cuda_bf16.h>
 
@@ -25,35 +26,27 @@
 #define MI (WM / 16)    /* m16 fragments per warp */
 #define NI (WN / 8)     /* n8 fragments per warp */
 
-/* Shared memory: per stage, a tile of a (BM x BK) and of b (BK x BN),
- * each row padded by 8 bf16 (see a_off()). */
-#define A_STAGE (BM * (BK + 8))
-#define B_STAGE (BK * (BN + 8))
+/* Shared memory: per stage, a tile of a (BM x BK) and of b (BK x BN). */
+#define A_STAGE (BM * BK)
+#define B_STAGE (BK * BN)
 #define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * 2)
 
 /*
- * Padded tiles, as step 1's: each row of a tile is 8 bf16 (one 16-byte
- * chunk) longer than its data. Unpadded, a row of the b tile is 256
- * bytes, so the 8 rows an ldmatrix phase reads would all start in bank 0
- * (8-way conflicts), and rows of the a tile (64 bytes) two apart would
- * collide (4-way). Padded, a's rows are 80 bytes (5 chunks) and b's 272
- * (17 chunks): 8 consecutive rows start at chunk positions r x 5 and
- * r x 17 (mod 8), all 8 different, so each phase reads its 8 rows in one
- * pass. Rows stay 16-byte aligned, as ldmatrix (and 16-byte copies)
- * need. The price is a chunk per row: 20% more shared memory for a, 6%
- * for b.
+ * The tiles are stored as they come, 16-byte chunk c of row r at chunk
+ * position c. That costs bank conflicts: shared memory serves 32 banks of
+ * 4 bytes (one 128-byte line) a cycle, and an ldmatrix phase reads 8 rows
+ * of 16 bytes. A row of the b tile is 256 bytes, so all 8 rows start in
+ * bank 0 (8-way conflicts); rows of the a tile are 64 bytes, so rows two
+ * apart collide (4-way). Step 4 removes them.
  */
-#define A_LD (BK + 8)   /* bf16 per row of the a tile */
-#define B_LD (BN + 8)   /* bf16 per row of the b tile */
-
 static __device__ __forceinline__ int a_off(int row, int chunk)
 {
-	return row * A_LD + (chunk << 3);
+	return row * BK + (chunk << 3);
 }
 
 static __device__ __forceinline__ int b_off(int row, int chunk)
 {
-	return row * B_LD + (chunk << 3);
+	return row * BN + (chunk << 3);
 }
 
 static __device__ __forceinline__ unsigned int smem_addr(const void *p)

@@ -5,11 +5,10 @@
  * passing through registers) before tile t is multiplied, so the tensor
  * cores no longer wait for global memory; each stage's copies are one
  * commit group, and cp.async.wait_group says when the oldest has landed.
- * The tiles are still step 2's padded rows (16-byte aligned, as cp.async
- * wants); step 4 replaces the padding with a swizzle, which avoids the
- * same bank conflicts without the wasted chunk a row. Measured on an
- * H100 (2026-11-27): 33% of cuBLAS, tier 3, as step 4's 34%: the swizzle
- * saves shared memory, not time, once the rows are padded.
+ * The rows are still unpadded (a_off() says what that costs): measured on
+ * an H100 (2026-11-27), 1386 us at 4096^3, 13% of cuBLAS, tier 3. The
+ * loads are hidden, and what is left is ldmatrix waiting on its bank
+ * conflicts, which step 4 removes.
  */
 #include <cuda_bf16.h>
 
@@ -25,35 +24,27 @@
 #define MI (WM / 16)    /* m16 fragments per warp */
 #define NI (WN / 8)     /* n8 fragments per warp */
 
-/* Shared memory: per stage, a tile of a (BM x BK) and of b (BK x BN),
- * each row padded by 8 bf16 (see a_off()). */
-#define A_STAGE (BM * (BK + 8))
-#define B_STAGE (BK * (BN + 8))
+/* Shared memory: per stage, a tile of a (BM x BK) and of b (BK x BN). */
+#define A_STAGE (BM * BK)
+#define B_STAGE (BK * BN)
 #define SMEM_BYTES (STAGES * (A_STAGE + B_STAGE) * 2)
 
 /*
- * Padded tiles, as step 1's: each row of a tile is 8 bf16 (one 16-byte
- * chunk) longer than its data. Unpadded, a row of the b tile is 256
- * bytes, so the 8 rows an ldmatrix phase reads would all start in bank 0
- * (8-way conflicts), and rows of the a tile (64 bytes) two apart would
- * collide (4-way). Padded, a's rows are 80 bytes (5 chunks) and b's 272
- * (17 chunks): 8 consecutive rows start at chunk positions r x 5 and
- * r x 17 (mod 8), all 8 different, so each phase reads its 8 rows in one
- * pass. Rows stay 16-byte aligned, as ldmatrix (and 16-byte copies)
- * need. The price is a chunk per row: 20% more shared memory for a, 6%
- * for b.
+ * The tiles are stored as they come, 16-byte chunk c of row r at chunk
+ * position c. That costs bank conflicts: shared memory serves 32 banks of
+ * 4 bytes (one 128-byte line) a cycle, and an ldmatrix phase reads 8 rows
+ * of 16 bytes. A row of the b tile is 256 bytes, so all 8 rows start in
+ * bank 0 (8-way conflicts); rows of the a tile are 64 bytes, so rows two
+ * apart collide (4-way). Step 4 removes them.
  */
-#define A_LD (BK + 8)   /* bf16 per row of the a tile */
-#define B_LD (BN + 8)   /* bf16 per row of the b tile */
-
 static __device__ __forceinline__ int a_off(int row, int chunk)
 {
-	return row * A_LD + (chunk << 3);
+	return row * BK + (chunk << 3);
 }
 
 static __device__ __forceinline__ int b_off(int row, int chunk)
 {
-	return row * B_LD + (chunk << 3);
+	return row * BN + (chunk << 3);
 }
 
 static __device__ __forceinline__ unsigned int smem_addr(const void *p)

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Ladder step 4 (hgemm, issue #16), measured on an H100 (2026-11-27) at
- * 34% of cuBLAS (541 us at 4096^3, in two runs, and 34% on an H200), the
- * same as step 3: it was the solution until the copies of step 8.
+ * Ladder step 4 (hgemm): step 3 with the shared rows XOR-swizzled, so
+ * that the 8 rows an ldmatrix phase reads fall in 8 different 16-byte
+ * slots of a bank line (a_off() and b_off(); README section 6). Measured
+ * on an H100 (2026-11-27): 541 us at 4096^3, 34% of cuBLAS, tier 4, 2.6x
+ * step 3: the conflicts were what step 3 waited on. It was the solution
+ * until the copies of step 8.
  *
  * c = a b, bf16 in, fp32 accumulation and out, with mma.sync on the
  * tensor cores. A block of 256 threads (8 warps) computes a 128 x 128
@@ -12,16 +15,14 @@
  * t is multiplied, tiles t + 1 .. t + 3 are on their way. Operands reach
  * registers through ldmatrix (.trans for b, which is stored k-major).
  *
- * What changes from step 3, and why: the shared rows are XOR-swizzled
- * instead of padded, so that the 8 rows an ldmatrix phase reads fall in 8
- * different bank groups without the padding's 8 extra elements a row
- * (a tile of a: 25% more memory; of b: 6%). It measured the same time:
- * padding had already removed the conflicts. What the swizzle buys is
- * shared memory, which steps 5 on spend on a 128 x 256 block in 96 KiB
- * (padded, that pipeline needs 106 KiB: more than the 99 KiB an RTX 30xx
- * or 40xx gives a block). Edges: cp.async's zero-fill pads every tile
- * past m, n and k (k and n are multiples of 8, so a 16-byte chunk is all
- * in or all out), and the stores are guarded.
+ * Padding each row by one 16-byte chunk, as lab 04 did, removes the same
+ * conflicts at the same speed (548 us, the same day), at the price of 16%
+ * more shared memory (a's rows 25% longer, b's 6%). Steps 5 on spend what
+ * the swizzle saves on a 128 x 256 block in 96 KiB (padded, that pipeline
+ * needs 106 KiB: more than the 99 KiB an RTX 30xx or 40xx gives a block).
+ * Edges: cp.async's zero-fill pads every tile past m, n and k (k and n
+ * are multiples of 8, so a 16-byte chunk is all in or all out), and the
+ * stores are guarded.
  */
 #include <cuda_bf16.h>
 
