@@ -631,13 +631,10 @@ static void sanitize(const struct options *o, char *runner, struct g_row *row)
 		     sanitize_with, &job, &row->res);
 }
 
-/*
- * The exercise needs a newer GPU than this one (its min_cc: lab 08's bf16
- * mma.sync and cp.async need sm_80): it is built and inspected, never run.
- */
+/* The exercise needs a newer GPU than this one (grade.h). */
 static int too_old(const struct g_device *dev, const struct g_spec *s)
 {
-	return dev->cc > 0 && s->min_cc > dev->cc;
+	return g_spec_too_new(s, dev->cc);
 }
 
 static void run_exercise(const struct options *o, const struct g_device *dev,
@@ -1043,6 +1040,7 @@ int main(int argc, char **argv)
 	if (o.ncu || o.profile_only) {
 		ncu_init(&prof, o.ncu, run.seed, run.dev.copy_gbps);
 		prof.shape = o.shape;
+		prof.cc = run.dev.cc;
 	}
 	if (o.profile_only)
 		return ncu_all(&prof, rows, run.nrows, o.build_dir, o.sol_build,

@@ -492,6 +492,15 @@ int ncu_all(struct ncu_ctx *pc, const struct g_row *rows, int n,
 			bad = 1;
 			continue;
 		}
+		/* Nothing of it runs on this GPU: said, not a failure. */
+		if (g_spec_too_new(&row->spec, pc->cc)) {
+			printf("\n%s/%s: not profiled: lab %.2s needs compute "
+			       "capability %d.%d or later; this GPU is %d.%d\n",
+			       row->spec.lab, row->spec.name, row->spec.lab,
+			       row->spec.min_cc / 10, row->spec.min_cc % 10,
+			       pc->cc / 10, pc->cc % 10);
+			continue;
+		}
 		bad |= ncu_exercise(pc, build_dir, sol_dir, with, &row->spec,
 				    stdout, tsv);
 	}

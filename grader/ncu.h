@@ -18,6 +18,7 @@ struct ncu_ctx {
 	int shape;                  /* which benchmark shape */
 	double copy_gbps;
 	double timeout_s;
+	int cc;                     /* the GPU's compute capability x 10 */
 	int disabled;               /* no ncu, or counters refused: no more */
 	char why[G_DETAIL_LEN];     /* ... and the one line that says why */
 	int said;                   /* that line was printed */

@@ -16,6 +16,9 @@
  * come from. WB_SHOW_TABLES=1 prints the table each recorded pair gives.
  * tests/profile/fake-ncu stands in for ncu to test the running of it.
  */
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include "unit.h"
 
 #include "metrics.h"
@@ -23,6 +26,7 @@
 #include "ncu_csv.h"
 #include "profile_derive.h"
 #include "profile_render.h"
+#include "report.h"
 
 #define DIR "tests/profile/"
 
@@ -1298,6 +1302,55 @@ static void fake_attach_to_grade(void **state)
 	assert_true(pc.said);
 }
 
+/* make profile on a GPU older than an exercise needs (lab 08 on a T4):
+ * one line says so, ncu is not run, and it is not a failure. */
+static void fake_skips_exercise_too_new(void **state)
+{
+	struct fake *f = *state;
+	struct ncu_ctx pc;
+	static struct g_row row;
+	char lab[600], runner[700], out[700], *text;
+	int saved, fd;
+
+	setenv("FAKE_NCU_MODE", "ok:sum-naive", 1);
+	ncu_init(&pc, DIR "fake-ncu", 7, 3700);
+	memset(&row, 0, sizeof(row));
+	strcpy(row.spec.lab, "08-tensor-cores");
+	strcpy(row.spec.name, "hgemm");
+	row.spec.speed = 1;
+	row.spec.min_cc = 80;
+	unit_path(lab, sizeof(lab), f->dir, "08-tensor-cores");
+	assert_int_equal(mkdir(lab, 0755), 0);
+	unit_path(runner, sizeof(runner), lab, "hgemm");
+	unit_write(runner, "");
+	unit_path(out, sizeof(out), f->dir, "out");
+
+	fflush(stdout);
+	saved = dup(1);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 1);
+	pc.cc = 75;
+	assert_int_equal(ncu_all(&pc, &row, 1, f->dir, f->dir, "", NULL), 0);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(fd);
+	close(saved);
+	assert_int_equal(calls(f), 0);
+	text = unit_read(out);
+	assert_non_null(text);
+	assert_contains(text, "08-tensor-cores/hgemm: not profiled: lab 08 "
+		       "needs compute capability 8.0 or later; this GPU is 7.5");
+	free(text);
+
+	/* The same exercise on an sm_90 GPU is profiled. */
+	pc.cc = 90;
+	ncu_all(&pc, &row, 1, f->dir, f->dir, "", NULL);
+	assert_true(calls(f) > 0);
+	remove(runner);
+	rmdir(lab);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1340,6 +1393,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(fake_refused_once_for_all,
 						fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(fake_attach_to_grade,
+						fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(fake_skips_exercise_too_new,
 						fake_setup, fake_teardown),
 	};
 
