@@ -708,15 +708,8 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 		}
 		if (!o->no_lockdown)
 			argv[argc++] = "--lockdown";
-		/*
-		 * The peer's first quartile, not its median: cuBLAS at
-		 * 4096^3 runs in two modes on an H100, ~183 us and 210-260
-		 * us (power), and in 3 of 14 references the slow one held
-		 * the median, every hgemm share 15-30% high. The library's
-		 * speed is what it reaches; a quarter of its rounds do.
-		 */
-		if (r->ref.peer.have) {
-			snprintf(peer, sizeof(peer), "%.3f", r->ref.peer.q1_us);
+		/* The peer's first quartile (reference.h says why). */
+		if (!reference_peer_arg(&r->ref, peer, sizeof(peer))) {
 			argv[argc++] = "--peer-us";
 			argv[argc++] = peer;
 		}

@@ -164,3 +164,16 @@ void reference_check(struct g_result *r)
 			 100 * (a / b - 1), a, b, ref->from);
 	}
 }
+
+int reference_peer_arg(const struct g_reference *ref, char *buf, size_t n)
+{
+	/* A record without quartiles (an old cache) has its median. */
+	double us = ref->peer.q1_us > 0 ? ref->peer.q1_us : ref->peer.median_us;
+
+	if (n)
+		buf[0] = '\0';
+	if (!ref->peer.have || !(us > 0))
+		return -1;
+	snprintf(buf, n, "%.3f", us);
+	return 0;
+}

@@ -28,4 +28,15 @@ int reference_run(const char *build_dir, const char *cache_dir,
  */
 void reference_check(struct g_result *r);
 
+/*
+ * The peer's time the student's run is scored against (--peer-us), into
+ * buf: the reference's first quartile of the peer, not its median. cuBLAS
+ * at 4096^3 runs in two modes on an H100, ~183 us and 210-260 us (power),
+ * and in 3 of 14 references the slow one held the median, every hgemm
+ * share 15-30% high. The library's speed is what it reaches; a quarter of
+ * its rounds do (a record without quartiles: its median). Returns 0, or
+ * -1 (buf empty) when there is no peer.
+ */
+int reference_peer_arg(const struct g_reference *ref, char *buf, size_t n);
+
 #endif /* GRADER_REFERENCE_H */
