@@ -9,8 +9,10 @@
  * k-tile at a time: the block waits for every load before it multiplies,
  * and the rows are unpadded, so ldmatrix reads at 4- and 8-way bank
  * conflicts (a_off() says why). Measured on an H100 (2026-11-27): 2046
- * us at 4096^3, 8.9% of cuBLAS, tier 2: each fragment loaded from global
- * memory now serves 4 or 8 warps' products instead of one.
+ * us at 4096^3, 8.9% of cuBLAS, tier 2: each element loaded from global
+ * memory now serves the 4 warps (a) or 2 (b) that share its rows or
+ * columns, and each fragment 4 products, where step 1 loaded a fragment
+ * for every product.
  */
 #include <cuda_bf16.h>
 
