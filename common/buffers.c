@@ -48,15 +48,6 @@ static void host_free(void *p, unsigned char locked)
 		free(p);
 }
 
-/* Bytes in stretch k of WB_FILL_STRETCH when a buffer of total bytes is
- * shared out a stretch at a time (wb_parallel_for). */
-static size_t stretch_bytes(size_t total, size_t k)
-{
-	size_t lo = k * WB_FILL_STRETCH;
-
-	return total - lo < WB_FILL_STRETCH ? total - lo : WB_FILL_STRETCH;
-}
-
 /* The poison written on several threads: it is the first touch of a new
  * buffer's pages, and a 256 MiB input's page faults, one thread taking
  * them all, cost a tenth of a second. */
@@ -70,7 +61,7 @@ static void poison_stretch(size_t k, void *arg)
 	const struct poison_job *j = arg;
 
 	memset(j->p + k * WB_FILL_STRETCH, WB_POISON_BYTE,
-	       stretch_bytes(j->bytes, k));
+	       wb_stretch_len(j->bytes, k, WB_FILL_STRETCH));
 }
 
 static void poison_host(void *p, size_t bytes)
@@ -318,7 +309,8 @@ static void differ_stretch(size_t k, void *arg)
 	size_t lo = k * WB_FILL_STRETCH;
 
 	if (!atomic_load(&j->differ) &&
-	    memcmp(j->a + lo, j->b + lo, stretch_bytes(j->bytes, k)))
+	    memcmp(j->a + lo, j->b + lo,
+		   wb_stretch_len(j->bytes, k, WB_FILL_STRETCH)))
 		atomic_store(&j->differ, 1);
 }
 

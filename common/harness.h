@@ -340,6 +340,15 @@ void wb_chunk_f32(struct wb_chunks *p, const char *what, const float *got,
 typedef void wb_task_fn(size_t k, void *arg);
 void wb_parallel_for(size_t n, wb_task_fn *fn, void *arg);
 
+/* Items in stretch k when n items are cut into stretches of `stretch`
+ * (the last one may be short): for a wb_parallel_for() over stretches. */
+static inline size_t wb_stretch_len(size_t n, size_t k, size_t stretch)
+{
+	size_t at = k * stretch;
+
+	return n - at < stretch ? n - at : stretch;
+}
+
 /*
  * For setup(): large inputs made on several threads. Up to
  * WB_FILL_STRETCH floats (bytes) come from c->rng in order, as

@@ -270,13 +270,6 @@ struct fill_job {
 	unsigned char *b;  /* wb_fill_bits */
 };
 
-static size_t stretch_len(size_t n, size_t k)
-{
-	size_t at = k * WB_FILL_STRETCH;
-
-	return n - at < WB_FILL_STRETCH ? n - at : WB_FILL_STRETCH;
-}
-
 static void fill_uniform_stretch(size_t k, void *arg)
 {
 	struct fill_job *j = arg;
@@ -284,7 +277,8 @@ static void fill_uniform_stretch(size_t k, void *arg)
 
 	wb_rng_seed(&r, j->base + k);
 	wb_rng_fill_uniform(&r, j->x + k * WB_FILL_STRETCH,
-			    stretch_len(j->n, k), j->lo, j->hi);
+			    wb_stretch_len(j->n, k, WB_FILL_STRETCH), j->lo,
+			    j->hi);
 }
 
 void wb_fill_uniform(struct wb_ctx *c, float *x, size_t n, double lo,
@@ -323,7 +317,8 @@ static void fill_bits_stretch(size_t k, void *arg)
 	struct wb_rng r;
 
 	wb_rng_seed(&r, j->base + k);
-	fill_bits_from(&r, j->b + k * WB_FILL_STRETCH, stretch_len(j->n, k));
+	fill_bits_from(&r, j->b + k * WB_FILL_STRETCH,
+		       wb_stretch_len(j->n, k, WB_FILL_STRETCH));
 }
 
 void wb_fill_bits(struct wb_ctx *c, void *x, size_t bytes)

@@ -416,7 +416,7 @@ static void trip_fill_stretch(size_t k, void *arg)
 {
 	const struct trip_fill *f = arg;
 	size_t lo = k * TRIP_STRETCH;
-	size_t hi = f->n - lo < TRIP_STRETCH ? f->n : lo + TRIP_STRETCH;
+	size_t hi = lo + wb_stretch_len(f->n, k, TRIP_STRETCH);
 	struct wb_rng r;
 
 	wb_rng_seed(&r, f->base + k);

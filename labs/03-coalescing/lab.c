@@ -117,7 +117,7 @@ static void stretch_bounds(const struct stretch_job *j, size_t k, size_t *lo,
 			   size_t *hi)
 {
 	*lo = k * STRETCH;
-	*hi = j->n - *lo < STRETCH ? j->n : *lo + STRETCH;
+	*hi = *lo + wb_stretch_len(j->n, k, STRETCH);
 }
 
 /* fn on every stretch, merged into *m; -1 (the size failed) when the host
@@ -466,7 +466,7 @@ static void part_pack_stretch(size_t k, void *arg)
 {
 	const struct part_pack *pp = arg;
 	size_t lo = k * STRETCH;
-	size_t hi = pp->n - lo < STRETCH ? pp->n : lo + STRETCH;
+	size_t hi = lo + wb_stretch_len(pp->n, k, STRETCH);
 
 	for (size_t i = lo; i < hi; i++)
 		for (int f = 0; f < PART_FIELDS; f++)
