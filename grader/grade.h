@@ -75,16 +75,6 @@ struct g_spec {
 				 * san_tools[i] (sanitize.h) */
 };
 
-/*
- * The exercise needs a newer GPU than one of compute capability cc (x 10;
- * 0: unknown, never too old): lab 08's bf16 mma.sync and cp.async need
- * sm_80. Such an exercise is built and inspected, never run or profiled.
- */
-static inline int g_spec_too_new(const struct g_spec *s, int cc)
-{
-	return cc > 0 && s->min_cc > cc;
-}
-
 /* Phases a runner may report (result.h's "phase" lines). */
 #define G_MAX_PHASES 16
 

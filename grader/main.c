@@ -631,12 +631,6 @@ static void sanitize(const struct options *o, char *runner, struct g_row *row)
 		     sanitize_with, &job, &row->res);
 }
 
-/* The exercise needs a newer GPU than this one (grade.h). */
-static int too_old(const struct g_device *dev, const struct g_spec *s)
-{
-	return g_spec_too_new(s, dev->cc);
-}
-
 static void run_exercise(const struct options *o, const struct g_device *dev,
 			 struct g_row *row)
 {
@@ -680,19 +674,17 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 	} else if (o->mode != G_BENCH &&
 		   g_inspect_runner(runner, &row->spec, r,
 				    o->mode == G_BUILD_ONLY ||
-				    too_old(dev, &row->spec)) < 0) {
+				    g_spec_too_new(&row->spec, dev->cc,
+						   NULL, 0)) < 0) {
 		/* REJECTED (inspect.h): the file is never run. */
 	} else if (o->mode == G_BUILD_ONLY) {
 		/* SKELETON or BUILT: g_inspect_runner() decided it. */
 		san_note_required(row->spec.sanitize, o->sanitizer_found, r);
-	} else if (too_old(dev, &row->spec)) {
+	} else if (g_spec_too_new(&row->spec, dev->cc, why, sizeof(why))) {
 		/* As make check: SKELETON or BUILT, and why it was not run. */
 		if (o->mode == G_BENCH)
 			r->verdict = WB_V_BUILT;
-		g_detail(r, "not run: lab %.2s needs compute capability %d.%d "
-			    "or later; this GPU is %d.%d",
-			 row->spec.lab, row->spec.min_cc / 10,
-			 row->spec.min_cc % 10, dev->cc / 10, dev->cc % 10);
+		g_detail(r, "not run: %s", why);
 	} else if (need_ref && reference_run(o->build_dir, o->reference_dir,
 					      o->seed, dev, row)) {
 		r->verdict = WB_V_ERROR;

@@ -29,6 +29,7 @@
 #include "profile_render.h"
 #include "record.h"
 #include "report.h"
+#include "score.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -478,6 +479,7 @@ int ncu_all(struct ncu_ctx *pc, const struct g_row *rows, int n,
 	    const char *tsv_path)
 {
 	FILE *tsv = tsv_path ? fopen(tsv_path, "w") : NULL;
+	char why[160];
 	int bad = 0;
 
 	if (tsv)
@@ -493,12 +495,9 @@ int ncu_all(struct ncu_ctx *pc, const struct g_row *rows, int n,
 			continue;
 		}
 		/* Nothing of it runs on this GPU: said, not a failure. */
-		if (g_spec_too_new(&row->spec, pc->cc)) {
-			printf("\n%s/%s: not profiled: lab %.2s needs compute "
-			       "capability %d.%d or later; this GPU is %d.%d\n",
-			       row->spec.lab, row->spec.name, row->spec.lab,
-			       row->spec.min_cc / 10, row->spec.min_cc % 10,
-			       pc->cc / 10, pc->cc % 10);
+		if (g_spec_too_new(&row->spec, pc->cc, why, sizeof(why))) {
+			printf("\n%s/%s: not profiled: %s\n", row->spec.lab,
+			       row->spec.name, why);
 			continue;
 		}
 		bad |= ncu_exercise(pc, build_dir, sol_dir, with, &row->spec,

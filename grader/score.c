@@ -18,6 +18,17 @@
 
 #include "../common/scale.h"
 
+int g_spec_too_new(const struct g_spec *s, int cc, char *why, size_t n)
+{
+	if (cc <= 0 || s->min_cc <= cc)
+		return 0;
+	if (why)
+		snprintf(why, n, "lab %.2s needs compute capability %d.%d or "
+			 "later; this GPU is %d.%d", s->lab, s->min_cc / 10,
+			 s->min_cc % 10, cc / 10, cc % 10);
+	return 1;
+}
+
 int g_spec_validate(const struct g_spec *s, char *why, size_t n)
 {
 	if (!(s->points_correct >= 0) || !(s->points_speed >= 0)) {

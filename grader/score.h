@@ -13,6 +13,13 @@
 
 /* Check a spec's knobs; 0, or -1 with the reason in why. */
 int g_spec_validate(const struct g_spec *s, char *why, size_t n);
+/*
+ * Does s need a newer GPU than one of compute capability cc (x 10; 0:
+ * unknown, never too old)? Lab 08's bf16 mma.sync and cp.async need
+ * sm_80: such an exercise is built and inspected, never run or profiled.
+ * 1 with the reason in why (if not NULL), or 0.
+ */
+int g_spec_too_new(const struct g_spec *s, int cc, char *why, size_t n);
 /* Speedup, share, bandwidth, tiers on this GPU and points of r under s;
  * copy_gbps and dram_gbps (0: unknown) for the percentages. */
 void g_score(const struct g_spec *s, struct g_result *r, double copy_gbps,

@@ -23,15 +23,22 @@ static struct g_reference peer_ref(double median, double q1, double q3)
 	return ref;
 }
 
+/* The argument reference_peer_arg() gives a peer of these figures. */
+static void assert_peer_arg(double median, double q1, double q3,
+			    const char *want)
+{
+	struct g_reference ref = peer_ref(median, q1, q3);
+	char buf[32];
+
+	assert_int_equal(reference_peer_arg(&ref, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, want);
+}
+
 /* The second H100 of 2026-11-27: cuBLAS's median was its slow mode. */
 static void peer_is_first_quartile(void **state)
 {
-	struct g_reference ref = peer_ref(258.112, 184.640, 271.824);
-	char buf[32];
-
 	(void)state;
-	assert_int_equal(reference_peer_arg(&ref, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "184.640");
+	assert_peer_arg(258.112, 184.640, 271.824, "184.640");
 }
 
 static void no_peer_no_argument(void **state)
@@ -50,12 +57,8 @@ static void no_peer_no_argument(void **state)
 /* A record with a median only (no quartiles): the median, not 0. */
 static void peer_without_quartiles_is_median(void **state)
 {
-	struct g_reference ref = peer_ref(183.2, 0, 0);
-	char buf[32];
-
 	(void)state;
-	assert_int_equal(reference_peer_arg(&ref, buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "183.200");
+	assert_peer_arg(183.2, 0, 0, "183.200");
 }
 
 /* A passing run whose naive took naive_us beside the student's code,

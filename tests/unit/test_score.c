@@ -778,10 +778,30 @@ static void tiers_as_text(void **state)
 
 #define T(f) cmocka_unit_test(f)
 
+/* An exercise that needs sm_80 on a T4, an A100, an H100, and a GPU
+ * whose compute capability is unknown (never too old). */
+static void too_new_for_older_gpus(void **state)
+{
+	struct g_spec s = { .lab = "08-tensor-cores", .name = "hgemm",
+			    .min_cc = 80 };
+	char why[160] = "";
+
+	(void)state;
+	assert_int_equal(g_spec_too_new(&s, 75, why, sizeof(why)), 1);
+	assert_string_equal(why, "lab 08 needs compute capability 8.0 or "
+			    "later; this GPU is 7.5");
+	assert_int_equal(g_spec_too_new(&s, 80, NULL, 0), 0);
+	assert_int_equal(g_spec_too_new(&s, 90, NULL, 0), 0);
+	assert_int_equal(g_spec_too_new(&s, 0, NULL, 0), 0);
+	s.min_cc = 0;
+	assert_int_equal(g_spec_too_new(&s, 75, NULL, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(validate_accepts_good_specs),
+		T(too_new_for_older_gpus),
 		T(validate_rejects_falling_tiers),
 		T(validate_rejects_equal_tiers),
 		T(validate_rejects_points_not_rising),
