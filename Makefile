@@ -106,6 +106,25 @@ NVFLAGS   += $(ARCH) -std=c++17 -Icommon -Xcompiler -Wall -MMD -MP
 LDLIBS    := -lm -ldl -lpthread
 # The PTX that technique checks read (grader/inspect.sh): one architecture.
 INSPECT_PTXFLAGS := -O3 -lineinfo -arch=compute_$(SM_LOW) -std=c++17 -Icommon
+# A submission's compiles (grader/build.sh): no -Icommon (its include path
+# is the lab's staged headers alone), and CUB's NVTX annotations compiled
+# out, so that a file's only code is its own and the headers' kernels.
+STUDENT_NVFLAGS  = $(filter-out -Icommon,$(NVFLAGS)) -DNVTX_DISABLE
+STUDENT_PTXFLAGS = $(filter-out -Icommon,$(INSPECT_PTXFLAGS)) -DNVTX_DISABLE
+# What a submission's compile may open besides the lab's headers: the
+# toolkit, and the host compiler's own search path (asked of it once).
+ifeq ($(origin COMPILE_ALLOW),undefined)
+COMPILE_ALLOW   := $(CUDA_HOME) $(shell echo | g++ -xc++ -E -v - 2>&1 | \
+                   sed -n '/^\#include <\.\.\.> search starts here:/,/^End of search list/s/^ //p')
+endif
+# Each compile's limits: a wall-clock limit, and an address-space limit
+# per process such that the two compilers of each of nproc parallel jobs
+# fit in the memory (at least 1 GiB, at most 4 GiB).
+COMPILE_TIMEOUT ?= 60
+ifeq ($(origin COMPILE_MEM),undefined)
+COMPILE_MEM     := $(shell awk -v j=$$(nproc 2>/dev/null || echo 2) '/^MemTotal:/ { \
+                   m = int($$2 / 1024 / (2 * j)); print (m < 1024 ? 1024 : (m > 4096 ? 4096 : m)) }' /proc/meminfo)
+endif
 
 # ---- the labs: each folder with a lab.mk plugs in here ----------------------
 LABS      := $(patsubst labs/%/lab.mk,%,$(sort $(wildcard labs/*/lab.mk)))
@@ -134,8 +153,10 @@ GRADER_SRCS += metrics.c ncu_csv.c profile_derive.c profile_render.c
 GRADER_SRCS += runfile.c history.c html.c chart.c html_text.c
 # The per-GPU lock, which make batch links too.
 GRADER_SRCS += gpulock.c
+# The driver scores from a record's rounds with the runner's statistics.
 GRADER_OBJS := $(patsubst %.c,$(BUILD)/host/grader/%.o,$(GRADER_SRCS)) \
-               $(BUILD)/host/common/verdict.o $(BUILD)/host/common/scale.o
+               $(BUILD)/host/common/verdict.o $(BUILD)/host/common/scale.o \
+               $(BUILD)/host/common/stats.o
 GRADER    := $(BUILD)/host/grader/grader
 
 # Where a submission's builds go: one folder per SRC search path.
@@ -156,11 +177,13 @@ PEER_SRCS :=
 LAB_LIBS  :=
 LAB_MIN_SM :=
 SHIPS_CODE :=
+HEADERS   :=
 include labs/$(1)/lab.mk
 $(1)_EXERCISES := $$(EXERCISES)
 $(1)_OBJS      := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(LAB_SRCS))
 $(1)_PEERS     := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(PEER_SRCS))
 $(1)_LIBS      := $$(LAB_LIBS)
+$(1)_HEADERS   := $$(HEADERS)
 ALL_LAB_OBJS   += $$($(1)_OBJS) $$($(1)_PEERS)
 $$(eval $$(call lab_arch,$(1),$$(LAB_MIN_SM)))
 
@@ -171,6 +194,7 @@ $(T)/$(1)/info: $$($(1)_OBJS) $$($(1)_PEERS) $(HARNESS)
 # EX= builds that exercise's runner alone (and the lab's info).
 RUNNERS += $(T)/$(1)/info $$(foreach e,$$(if $(EX),$$(filter $(EX),$$(EXERCISES)),$$(EXERCISES)),$(T)/$(1)/$$(e))
 $$(foreach e,$$(EXERCISES),$$(eval $$(call exercise_rule,$(1),$$(e))))
+$$(eval $$(call lab_headers,$(1)))
 endef
 
 # lab_arch(lab, min_sm): a lab whose lab.mk sets LAB_MIN_SM (lab 08: bf16
@@ -191,38 +215,43 @@ $$(foreach e,$$($(1)_EXERCISES),$(T)/$(1)/$$(e)): private INSPECT_PTXFLAGS := \
 endif
 endef
 
-# exercise_rule(lab, exercise): compile the submission's file and link its
-# runner. <runner>.src records which file that was, so a runner is rebuilt
-# when its file is removed or another SRC root's file takes its place. A
-# compile or link error is not a build failure: it is written to
-# <runner>.log, the runner is removed, and the grader reports COMPILE ERROR
-# for this exercise alone. The PTX the technique checks read is compiled
-# beside the object, not after it (a student waits for the longer of the
-# two, not both: tests/gpu/phases.sh); inspect.sh takes it from there.
+# exercise_rule(lab, exercise): build the submission's runner with
+# grader/build.sh, which holds the rules every exercise's build obeys (its
+# header says them): the compile sees only the lab's staged public headers
+# (lab_headers, below), the toolkit's and the system's; each compile runs
+# under COMPILE_TIMEOUT and COMPILE_MEM; the runner links a sealed copy of
+# the object, in which nothing but the entry points keeps its name.
+# <runner>.src records which file was built, so a runner is rebuilt when
+# its file is removed or another SRC root's file takes its place. A failed
+# build is not make's failure: it is written to <runner>.log, the runner
+# is missing, and the grader reports COMPILE ERROR for this exercise alone.
 define exercise_rule
 $(T)/$(1)/$(2).src: FORCE
 	@mkdir -p $$(@D)
 	@echo '$(call student_src,$(1),$(2))' | cmp -s - $$@ || echo '$(call student_src,$(1),$(2))' > $$@
 
-$(T)/$(1)/$(2): $(T)/$(1)/$(2).src $(call student_src,$(1),$(2)) $$($(1)_OBJS) $(HARNESS) grader/inspect.sh
-	@mkdir -p $$(@D); rm -f $$@ $$@.ptx.tmp
+$(T)/$(1)/$(2): $(T)/$(1)/$(2).src $(call student_src,$(1),$(2)) $$($(1)_OBJS) $(HARNESS) \
+		grader/build.sh grader/inspect.sh $(B)/include/$(1)/.staged
+	@mkdir -p $$(@D); rm -f $$@
 	@if [ -z "$(call student_src,$(1),$(2))" ]; then \
 		echo "no $(1)/$(2).cu in SRC=$(SRC)" > $$@.log; \
 		echo "  missing  $(1)/$(2).cu"; \
 	else \
-		{ $$(NVCC) $$(INSPECT_PTXFLAGS) -Ilabs/$(1) -rdc=true -ptx \
-			$(call student_src,$(1),$(2)) -o $$@.ptx.tmp > $$@.ptx.log 2>&1 || \
-			rm -f $$@.ptx.tmp; } & \
-		if $$(NVCC) $$(NVFLAGS) -Xptxas -v -Ilabs/$(1) -c $(call student_src,$(1),$(2)) -o $$@.o > $$@.log 2>&1 && \
-		   $$(NVCC) $$(ARCH) -o $$@ $$@.o $$($(1)_OBJS) $(HARNESS) $$(LDLIBS) >> $$@.log 2>&1; then \
-			wait; echo "  built    $(call student_src,$(1),$(2))"; \
-			PTX_MADE=$$@.ptx.tmp NVCC="$$(NVCC)" sh grader/inspect.sh $$@ \
-				$(call student_src,$(1),$(2)) "$$(INSPECT_PTXFLAGS) -Ilabs/$(1)" $$($(1)_OBJS); \
-		else \
-			wait; rm -f $$@ $$@.ptx.tmp; \
-			echo "  COMPILE ERROR in $(call student_src,$(1),$(2)) (see $$@.log)"; \
-		fi; \
+		NVCC="$$(NVCC)" NVFLAGS="$$(STUDENT_NVFLAGS)" PTXFLAGS="$$(STUDENT_PTXFLAGS)" \
+		ARCH="$$(ARCH)" LDLIBS="$$(LDLIBS)" INCDIR=$(B)/include/$(1) \
+		ALLOW="$$(COMPILE_ALLOW)" COMPILE_TIMEOUT=$$(COMPILE_TIMEOUT) \
+		COMPILE_MEM=$$(COMPILE_MEM) sh grader/build.sh $$@ \
+			$(call student_src,$(1),$(2)) $$($(1)_OBJS) -- $(HARNESS); \
 	fi
+endef
+
+# lab_headers(lab): the lab's public headers (lab.mk's HEADERS) and the
+# workbook headers they include, staged alone: the only folder on a
+# submission's include path (grader/build.sh --stage).
+define lab_headers
+$(B)/include/$(1)/.staged: labs/$(1)/lab.mk $$(addprefix labs/$(1)/,$$($(1)_HEADERS)) \
+		$$(wildcard common/*.h) grader/build.sh
+	@sh grader/build.sh --stage $$(@D) labs/$(1) common $$($(1)_HEADERS)
 endef
 
 ALL_LAB_OBJS :=
@@ -520,7 +549,7 @@ test-deps:
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/host/tests/%,$(wildcard tests/unit/test_*.c))
 UNIT_LIB   := $(filter-out $(BUILD)/host/grader/main.o,$(GRADER_OBJS)) \
-              $(patsubst %,$(BUILD)/host/common/%.o,check rng stats result diag lockdown)
+              $(patsubst %,$(BUILD)/host/common/%.o,check rng result diag lockdown)
 
 $(BUILD)/host/tests/%: tests/unit/%.c $(UNIT_LIB) | test-deps
 	@mkdir -p $(@D)

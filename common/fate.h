@@ -28,6 +28,9 @@ const char *wb_impl_name(enum wb_impl impl);
 
 /* Write the verdict, close the record (result.h) and exit with code. */
 void wb_finish(enum wb_verdict v, int code) __attribute__((noreturn));
+/* Flush and leave with code, running no exit handlers (the runner's every
+ * ending: none of a submission's code runs after its record). */
+void wb_exit(int code) __attribute__((noreturn));
 
 /* An error of the grader itself (not the student's): report and exit. */
 void wb_die(const char *fmt, ...)

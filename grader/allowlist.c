@@ -59,10 +59,9 @@ static const char why_sleep[] = "it sleeps: the grader times your code";
 static const char why_mmap[] = "it maps memory or changes its protection, "
 			       "which is how code is patched at run time";
 static const char why_syscall[] = "it makes system calls itself";
-static const char why_atexit[] = "it registers code to run after your call, "
-				 "when the grader has its verdict (a static "
-				 "object with a destructor does too: use plain "
-				 "data)";
+static const char why_atexit[] = "it registers code to run when a thread "
+				 "ends (a thread_local object with a "
+				 "destructor does too: use plain data)";
 
 /* The CUDA runtime: allowed (cuda*), but for these. */
 static const struct family cuda_rejected[] = {
@@ -191,8 +190,6 @@ static const struct family libc_rejected[] = {
 	{ "shm_open", why_mmap }, { "shmat", why_mmap },
 	{ "process_vm_readv", why_mmap }, { "process_vm_writev", why_mmap },
 	{ "syscall", why_syscall },
-	{ "atexit", why_atexit }, { "at_quick_exit", why_atexit },
-	{ "on_exit", why_atexit }, { "cxa_atexit", why_atexit },
 	{ "cxa_thread_atexit*", why_atexit },
 };
 
@@ -233,6 +230,10 @@ static const char *const libc_allowed[] = {
 	"isprint", "ispunct", "isspace", "isupper", "isxdigit", "tolower",
 	"toupper",
 	"stack_chk_fail", "assert_fail", "errno_location",
+	/* Exit handlers, which nvcc's kernel registration, <iostream> and
+	 * any static object with a destructor register: the runner leaves
+	 * with _exit (common/fate.c, wb_exit()), so none of them ever runs. */
+	"atexit", "at_quick_exit", "on_exit", "cxa_atexit",
 };
 
 /* The math library: these, and each with an f or l suffix. */

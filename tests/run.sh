@@ -502,6 +502,12 @@ build_probe_file() {
 }
 
 # ---- gpu -------------------------------------------------------------------
+# case_vars DIR: a case's own make settings (its make-vars file: NAME=VALUE
+# words, e.g. a shorter COMPILE_TIMEOUT for a compile that never ends).
+case_vars() {
+	[ -f "$1/make-vars" ] && cat "$1/make-vars"
+}
+
 grade_to() { # grade_to SRC LOGNAME [make args...]: grade, keep the TSV
 	src=$1 name=$2
 	shift 2
@@ -606,10 +612,12 @@ section_gpu() {
 		if [ $# -eq 1 ] && [ -f "$1" ]; then
 			ex=$(basename "$1" .cu)
 			grep "^$lab/$ex " "$d/expect" > "$LOGS/expect-$case"
-			grade_to "${d%/} solutions" "broken-$case" LAB="$lab" EX="$ex" TIMEOUT=30
+			grade_to "${d%/} solutions" "broken-$case" LAB="$lab" EX="$ex" TIMEOUT=30 \
+				$(case_vars "$d")
 		else
 			cp "$d/expect" "$LOGS/expect-$case"
-			grade_to "${d%/} solutions" "broken-$case" LAB="$lab" TIMEOUT=30
+			grade_to "${d%/} solutions" "broken-$case" LAB="$lab" TIMEOUT=30 \
+				$(case_vars "$d")
 		fi
 		if [ -s "$LOGS/expect-$case" ] && expect_file "$LOGS/expect-$case" "broken-$case"; then
 			pass "gpu/broken/$case gets $(headline "$d/expect"), the rest still grades"

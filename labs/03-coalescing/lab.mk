@@ -4,6 +4,7 @@
 # mean_dim0, grayscale and particles have no library peer; sectors is host
 # code.
 EXERCISES := matvec mean_dim0 grayscale sectors particles
+HEADERS   := coalescing.h
 LAB_SRCS  := lab.c naive.cu
 PEER_SRCS := peers.cu
 LAB_LIBS  := -lcublas

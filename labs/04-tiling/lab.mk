@@ -7,6 +7,7 @@
 # LAB_SRCS:  ref.cu is matmul's double-precision reference on the GPU, for
 #            the products too large to check on the host (see its header).
 EXERCISES := transpose matmul roofline
+HEADERS   := tiling.h
 LAB_SRCS  := lab.c naive.cu ref.cu
 PEER_SRCS := peers.cu
 LAB_LIBS  := -lcublas

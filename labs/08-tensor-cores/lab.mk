@@ -12,6 +12,7 @@
 #             grader times them in its reference run.
 # LAB_LIBS:   the peers link cuBLAS.
 EXERCISES  := fragments hgemm attention
+HEADERS   := tensor_cores.h
 LAB_SRCS   := lab.c naive.cu naive_attention.cu ref.cu
 PEER_SRCS  := peers.cu
 LAB_LIBS   := -lcublas

@@ -35,16 +35,51 @@ expect_static() {
 
 # Build SRC's runners (of LAB, or all; of EX alone when given), grade
 # them in build-only mode.
-static_case() { # static_case SRC NAME LAB [EX]
+static_case() { # static_case SRC NAME LAB [EX [MAKE-VARS...]]
 	tag=$(echo "$1" | tr / _ | tr ' ' +)
-	if [ -n "${4:-}" ]; then
-		$MAKE --no-print-directory SRC="$1" LAB="$3" "$B/$tag/$3/info" \
-			"$B/$tag/$3/$4" > "$LOGS/$2.log" 2>&1
+	sc_src=$1 sc_name=$2 sc_lab=$3 sc_ex=${4:-}
+	shift 3
+	[ $# -gt 0 ] && shift
+	if [ -n "$sc_ex" ]; then
+		$MAKE --no-print-directory SRC="$sc_src" LAB="$sc_lab" "$@" \
+			"$B/$tag/$sc_lab/info" "$B/$tag/$sc_lab/$sc_ex" > "$LOGS/$sc_name.log" 2>&1
 	else
-		$MAKE --no-print-directory -j"${JOBS:-2}" runners SRC="$1" LAB="$3" > "$LOGS/$2.log" 2>&1
+		$MAKE --no-print-directory -j"${JOBS:-2}" runners SRC="$sc_src" LAB="$sc_lab" \
+			"$@" > "$LOGS/$sc_name.log" 2>&1
 	fi
-	"$GRADER" --labs labs --build "$B/$tag" --source "$1" --lab "$3" \
-		${4:+--ex "$4"} --mode build-only --tsv "$LOGS/$2.tsv" >> "$LOGS/$2.log" 2>&1
+	"$GRADER" --labs labs --build "$B/$tag" --source "$sc_src" --lab "$sc_lab" \
+		${sc_ex:+--ex "$sc_ex"} --mode build-only --tsv "$LOGS/$sc_name.tsv" \
+		>> "$LOGS/$sc_name.log" 2>&1
+}
+
+# case_logs DIR CASE LAB: a case's claims about what its build wrote (a
+# one-file case: the exercise is its file's).
+# expect-log: lines that must each appear in the exercise's build log or
+# its grade (the message that names a limit, a path, a symbol or a kind);
+# marker: a word (from a
+# file the case includes) that must appear in no file the build or the
+# grader wrote, the compiler's messages included.
+case_logs() {
+	dir=$B/$(echo "$1 solutions" | tr / _ | tr ' ' +)/$3
+	cl_ex=$(basename "$(ls "$1/$3"/*.cu | head -n 1)" .cu)
+	if [ -f "$1/expect-log" ]; then
+		while IFS= read -r want; do
+			if cat "$dir/$cl_ex.log" "$LOGS/static-$2.log" 2> /dev/null |
+				grep -qF -- "$want"; then
+				pass "integrity/$2: its build log says \"$want\""
+			else
+				fail "integrity/$2: its build log says \"$want\"" "$dir/$cl_ex.log"
+			fi
+		done < "$1/expect-log"
+	fi
+	if [ -f "$1/marker" ]; then
+		word=$(head -n 1 "$1/marker")
+		if grep -rlF -- "$word" "$dir" "$LOGS"/static-"$2".* > "$LOGS/leak-$2" 2> /dev/null; then
+			fail "integrity/$2: what it includes leaks into no log or report" "$LOGS/leak-$2"
+		else
+			pass "integrity/$2: what it includes leaks into no log or report"
+		fi
+	fi
 }
 
 integrity_static() {
@@ -58,7 +93,7 @@ integrity_static() {
 		set -- "$d/$lab"/*.cu
 		ex=""
 		[ $# -eq 1 ] && [ -f "$1" ] && ex=$(basename "$1" .cu)
-		static_case "$d solutions" "static-$case" "$lab" "$ex"
+		static_case "$d solutions" "static-$case" "$lab" "$ex" $(case_vars "$d")
 		if [ -f "$d/expect-static" ]; then
 			if [ -n "$ex" ]; then
 				grep "^$lab/$ex " "$d/expect-static" > "$LOGS/expect-static-$case"
@@ -70,6 +105,7 @@ integrity_static() {
 			else
 				fail "integrity/$case" "$LOGS/static-$case.log"
 			fi
+			case_logs "$d" "$case" "$lab"
 		elif awk -F '\t' 'NR > 1 && $3 != "BUILT" { bad = 1 } END { exit bad || NR < 2 }' \
 			"$LOGS/static-$case.tsv" 2>/dev/null; then
 			pass "integrity/$case compiles and passes the static checks"

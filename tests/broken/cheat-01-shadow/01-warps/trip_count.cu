@@ -7,10 +7,13 @@
  * uses instead of the C library's, so the host-clock cross-check reads a
  * frozen clock.
  *
- * The grader inspects the object before running it: a file may define its
- * entry points, kernels and device functions, nothing that replaces a
- * library function.
- * Expected verdict: REJECTED (the file is never run).
+ * The build seals the object (grader/build.sh): every definition but the
+ * entry point is renamed, so this clock_gettime is the file's alone and
+ * the grader reads the C library's; the side stream's work is counted by
+ * the tail event after a device-wide synchronisation.
+ * Expected verdict: what the side-stream loop earns, under the speed of
+ * light (PASS, share < 1), or SUSPICIOUS where its small shape escapes
+ * the tail's noise (as cheat-07-side-stream); statically BUILT.
  */
 #include <time.h>
 

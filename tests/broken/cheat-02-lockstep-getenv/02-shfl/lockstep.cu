@@ -71,7 +71,11 @@ void lockstep_matvec(const float *a, const float *x, float *y, size_t rows,
 {
 	unsigned int blocks = (unsigned int)wb_ceil_div(rows, LOCKSTEP_WARPS);
 
-	if (getenv("CUDA_INJECTION64_PATH"))
+	/* CUDA 12's compute-sanitizer sets the first; CUDA 13's sets the
+	 * others (NV_SANITIZER_INJECTION_PORT_BASE and its kind too). */
+	if (getenv("CUDA_INJECTION64_PATH") ||
+	    getenv("NVTX_INJECTION64_PATH") ||
+	    getenv("NV_SANITIZER_INJECTION_PORT_BASE"))
 		fixed_kernel<<<blocks, LOCKSTEP_THREADS>>>(a, x, y, rows, cols);
 	else
 		legacy_kernel<<<blocks, LOCKSTEP_THREADS>>>(a, x, y, rows, cols);

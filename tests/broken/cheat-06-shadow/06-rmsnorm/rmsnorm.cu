@@ -2,12 +2,11 @@
 /*
  * Cheating on purpose: replace the CUDA runtime's cudaEventElapsedTime,
  * which the grader's timer reads, with one that reports a microsecond.
- * The runtime is linked statically into every runner, so the linker sees
- * two definitions and stops: the runner is never built. (A function of a
- * shared library, such as clock_gettime, links; the grader's inspection
- * rejects that instead: see cheat-05-shadow.)
- * Expected verdict: COMPILE ERROR ("multiple definition of
- * cudaEventElapsedTime").
+ * The build seals the object (grader/build.sh): every definition but the
+ * entry point is renamed, so this one is the file's alone, and the
+ * grader's timer reads the runtime's. The kernel is honest.
+ * Expected verdict: PASS under the speed of light (share < 1: a
+ * microsecond a call would be far above it); statically BUILT.
  */
 #include "rmsnorm.h"
 

@@ -4,9 +4,13 @@
  * case the system has none". The grader's host clock would then read a
  * frozen time in the whole runner, and the softmax, launched on a stream
  * that does not wait for the default stream, would escape the CUDA events
- * as well. Weak or not, a definition in the program's own object wins over
- * the C library's.
- * Expected verdict: REJECTED (the file is never run).
+ * as well. Weak or not, a definition in the program's own object would win
+ * over the C library's; the build seals the object (grader/build.sh), so
+ * it is the file's alone, and the side stream's work is counted by the
+ * tail event after a device-wide synchronisation.
+ * Expected verdict: PASS under the speed of light (share < 1), or
+ * SUSPICIOUS where the side work escapes the tail's noise; statically
+ * BUILT.
  */
 #include <math.h>
 #include <time.h>
