@@ -5,15 +5,39 @@
  * closed by the line "end". A record without "end" means the runner died
  * before it finished, whatever else it says.
  *
- *   verdict PASS | WRONG | NOT_IMPLEMENTED | CRASH | OUT_OF_BOUNDS | ...
- *   detail <free text, one line>          (repeated)
- *   size <label> ok | fail                (one per size checked)
- *   time <naive|student|peer> <median_us> <q1_us> <q3_us> <samples>
- *   host <naive|student|peer> <median_us>  (host-clock cross-check)
- *   bytes <bytes at the benchmark size>
- *   phase <name> <seconds>                (where the time went: never graded)
  *   seed <seed>
+ *   size <label> ok | fail                (one per size checked)
+ *   detail <free text, one line>          (repeated)
+ *   shape <k> <label> <rounds> <student|peer|-> <launch_us> <mhz_min>
+ *         <mhz_med> <mhz_max>             (one per benchmark shape, k from 0)
+ *   sample <k> <round> <us> <naive_us> <ideal_us>
+ *                                         (one per kept round of shape k,
+ *                                          round from 0, in order)
+ *   time <naive|student|peer|ideal> <median_us> <q1_us> <q3_us> <samples>
+ *   ratio speedup|share <median> <lo95> <hi95>
+ *   ratio naive_ideal|share_max <x> 0 0
+ *   sol dram|peer|instr <read B> <written B> <read GB/s> <write GB/s>
+ *   clock <min> <median> <max>            (the SM clock, MHz: shape 0's)
+ *   rounds <kept> <dropped> <extra> <resets> <checked> <throttled>
+ *   bytes <bytes at the benchmark size>
+ *   flops <count>
+ *   phase <name> <seconds>                (where the time went: never graded)
+ *   verdict PASS | WRONG | NOT_IMPLEMENTED | CRASH | OUT_OF_BOUNDS | ...
  *   end
+ *
+ * The "sample" lines are the raw rounds of a timed run (runner.c,
+ * shape_samples()): in round r of shape k, the time of the series the
+ * "shape" line names (the student's; the peer's in a reference run; 0
+ * for none), the naive's, and the ideal (the speed of light the probes
+ * measured in that round, or the peer's time; 0 when none was measured),
+ * each in microseconds; launch_us is the empty kernel a small shape also
+ * times (0: not timed), the clocks are the spacer's readings over that
+ * shape. The driver scores from these alone (grader/score.c,
+ * g_measure()): the "time" and "ratio" lines, which the runner computes
+ * from the same rounds (geometric means over the shapes), must agree with
+ * its recomputation, or the record is a grader error. They stay for the
+ * grader's reference (grader/reference.c reads its "time" lines) and for
+ * people reading <runner>.result.
  *
  * The driver hands the runner the write end of a pipe (--result-fd): a
  * pipe cannot be rewound, so what the runner said cannot be rewritten,

@@ -287,9 +287,60 @@ static void shape_notes(const struct wb_exercise *ex, const struct wb_size *s,
 }
 
 /*
+ * The series timed beside the naive in st's rounds: the student's, the
+ * peer's (the grader's reference), or none (a reference without a peer).
+ */
+static const struct wb_summary *other_series(const struct wb_shape_time *st,
+					     const char **who)
+{
+	*who = st->timed_student ? "student" : st->timed_peer ? "peer" : "-";
+	return st->timed_student ? &st->student :
+	       st->timed_peer ? &st->peer : NULL;
+}
+
+/* Does summary s keep all of the shape's rounds (stats.h)? */
+static int keeps_rounds(const struct wb_summary *s, size_t rounds)
+{
+	return s->n == rounds && s->kept == rounds;
+}
+
+/*
+ * Shape k's rounds, raw (result.h's "shape" and "sample" lines): the
+ * driver scores from these, and checks the figures written after them
+ * against them. bench.c summarises every series over the same kept
+ * rounds in round order, so the i-th value of each summary is round i.
+ * Where a summary did not keep them all, no line is written: the driver
+ * then finds the samples missing (GRADER ERROR), never a partial record.
+ */
+static void shape_samples(int k, const struct wb_size *s,
+			  const struct wb_shape_time *st)
+{
+	size_t rounds = (size_t)st->rounds;
+	const char *who;
+	const struct wb_summary *o = other_series(st, &who);
+
+	if (!keeps_rounds(&st->naive, rounds) ||
+	    (o && !keeps_rounds(o, rounds)) ||
+	    (st->have_ideal && !keeps_rounds(&st->ideal, rounds))) {
+		wb_result("detail", "%s: the rounds' samples were not kept: "
+			  "the grader cannot score them", s->label);
+		return;
+	}
+	wb_result("shape", "%d %s %zu %s %.9g %.0f %.0f %.0f", k, s->label,
+		  rounds, who, st->launch_us, st->mhz_min, st->mhz_med,
+		  st->mhz_max);
+	for (size_t i = 0; i < rounds; i++)
+		wb_result("sample", "%d %zu %.9g %.9g %.9g", k, i,
+			  o ? 1e3 * o->x[i] : 0, 1e3 * st->naive.x[i],
+			  st->have_ideal ? 1e3 * st->ideal.x[i] : 0);
+}
+
+/*
  * Time every benchmark shape. With several, the figures reported are
  * geometric means over the shapes, so every shape weighs the same; each
- * shape's own figures go in a detail line.
+ * shape's own figures go in a detail line. Every round of every shape
+ * goes in the record first (shape_samples()): the figures after them are
+ * what the runner made of them, which the driver recomputes and checks.
  */
 static enum wb_verdict bench_all(const struct wb_exercise *ex, uint64_t seed,
 				 enum wb_bench_kind kind)
@@ -316,6 +367,8 @@ static enum wb_verdict bench_all(const struct wb_exercise *ex, uint64_t seed,
 				  ex->bench[i].label, st[i].student.median * 1e3,
 				  st[i].naive.median * 1e3, st[i].speedup.med);
 	}
+	for (int i = 0; i < n; i++)
+		shape_samples(i, &ex->bench[i], &st[i]);
 	time_line(st, n, "naive", offsetof(struct wb_shape_time, naive));
 	if (st[0].timed_student)
 		time_line(st, n, "student", offsetof(struct wb_shape_time, student));
@@ -682,5 +735,5 @@ int main(int argc, char **argv)
 	if (m == MODE_PROFILE)
 		wb_profile_mode(ex, seed, impl, shape);
 	grade(ex, seed, m);
-	return 0;
+	wb_exit(0);
 }

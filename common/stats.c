@@ -58,6 +58,10 @@ int wb_summarize(const double *x, size_t n, struct wb_summary *s)
 	s->q3 = wb_quantile(v, n, 0.75);
 	s->max = v[n - 1];
 	free(v);
+	if (n <= WB_SUMMARY_KEEP) {
+		memcpy(s->x, x, n * sizeof(*x));
+		s->kept = n;
+	}
 	return 0;
 }
 
@@ -84,6 +88,41 @@ int wb_median_ci(const double *x, size_t n, double z, double *lo,
 	*hi = v[n - 1 - j];
 	free(v);
 	return 0;
+}
+
+int wb_ratio_ci(const double *a, const double *b, size_t n, double z,
+		double *lo, double *median, double *hi)
+{
+	double *x = n ? malloc(n * sizeof(*x)) : NULL;
+	size_t m = 0;
+	int ret = -1;
+
+	*lo = *median = *hi = 0;
+	if (!x)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		if (a[k] > 0 && b[k] > 0)
+			x[m++] = log(a[k] / b[k]);
+	if (m && !wb_median_ci(x, m, z, lo, median, hi)) {
+		*lo = exp(*lo);
+		*median = exp(*median);
+		*hi = exp(*hi);
+		ret = (int)m;
+	}
+	free(x);
+	return ret;
+}
+
+double wb_geomean(const double *x, size_t n)
+{
+	double log_sum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return 0;
+		log_sum += log(x[i]);
+	}
+	return n ? exp(log_sum / (double)n) : 0;
 }
 
 double wb_rel_iqr(const struct wb_summary *s)

@@ -14,9 +14,23 @@
 #include <stddef.h>
 #include <stdbool.h>
 
+#include "knobs.h"
+
+/*
+ * A summary keeps the values it summarised, in the order given, when
+ * there are at most this many (a benchmark shape's kept rounds: bench.c
+ * summarises each series' rounds in round order), so that the runner can
+ * hand every round to the driver (result.h's "sample" lines) and the
+ * driver scores what was measured, not the runner's summary of it.
+ */
+#define WB_SUMMARY_KEEP WB_MAX_SAMPLES
+
 struct wb_summary {
 	size_t n;
 	double min, q1, median, q3, max;
+	size_t kept;                /* values in x: n, or 0 when n is larger
+				     * than WB_SUMMARY_KEEP */
+	double x[WB_SUMMARY_KEEP];  /* the values, in the order given */
 };
 
 /* Quantile q in [0, 1] of sorted[0..n-1], linear between order statistics. */
@@ -44,6 +58,21 @@ double wb_median_rel_err(const struct wb_summary *s);
  */
 int wb_median_ci(const double *x, size_t n, double z, double *lo,
 		 double *median, double *hi);
+
+/*
+ * The median of the paired ratios a[k] / b[k] over the pairs where both
+ * are positive, and its confidence interval (wb_median_ci(), on the
+ * logarithms: a ratio and its inverse get the same interval). The share
+ * of the speed of light (ideal / student) and the speedup (naive /
+ * student) per round, as bench.c pairs them. Returns the pairs used, or
+ * -1 (none, or out of memory) with all three 0.
+ */
+int wb_ratio_ci(const double *a, const double *b, size_t n, double z,
+		double *lo, double *median, double *hi);
+
+/* The geometric mean of x[0..n-1] (0 when n == 0, or when any is not
+ * positive): how the figures of several benchmark shapes make one. */
+double wb_geomean(const double *x, size_t n);
 
 /*
  * Widen [*lo, *hi] to at least frac either way of median: an interval from

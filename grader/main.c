@@ -631,9 +631,28 @@ static void sanitize(const struct options *o, char *runner, struct g_row *row)
 		     sanitize_with, &job, &row->res);
 }
 
+/*
+ * The figures scored are the driver's own, recomputed from the record's
+ * rounds (g_measure()): a record that disagrees with itself, or a timed
+ * PASS without its rounds, is GRADER ERROR. Only a complete, readable
+ * record of a runner that ended in time is judged (judge_process()).
+ */
+static void measure(const struct options *o, struct g_row *row,
+		    const char *runner, const struct g_samples *smp,
+		    const char *peer, const struct proc_result *pr)
+{
+	struct g_result *r = &row->res;
+
+	if (pr->timed_out || !r->complete || r->garbled)
+		return;
+	g_measure(&row->spec, r, smp, runner, *peer ? strtod(peer, NULL) : 0,
+		  !o->size);
+}
+
 static void run_exercise(const struct options *o, const struct g_device *dev,
 			 struct g_row *row)
 {
+	static struct g_samples smp; /* large: one exercise at a time */
 	char base[PATH_LEN - 16], runner[PATH_LEN], log[PATH_LEN], res[PATH_LEN];
 	char out[PATH_LEN], seed[32], why[160], tiers[256], peer[32];
 	char *argv[16] = { runner, "--exercise", row->spec.name, "--seed", seed,
@@ -713,7 +732,7 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 			r->verdict = WB_V_ERROR;
 			g_detail(r, "could not start %s: %s", runner, strerror(errno));
 		} else {
-			g_parse_record(rec.text, r);
+			g_parse_record_samples(rec.text, r, &smp);
 			if (rec.too_long) {
 				r->garbled = 1;
 				g_detail(r, "record too long: the runner wrote more "
@@ -723,6 +742,7 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 			free(rec.text);
 			r->wall_s = pr.wall_s;
 			judge_process(r, &pr, row->spec.timeout_s, out);
+			measure(o, row, runner, &smp, peer, &pr);
 			if (o->mode == G_BENCH && r->ref.peer.have)
 				r->t[G_PEER] = r->ref.peer;
 			reference_check(r);

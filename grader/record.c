@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * record.c - read what runners say: `info --list` tables and result
- * records (see common/result.h for the format). Anything unexpected is
- * noted, never trusted: a record without its closing "end" is incomplete.
+ * records (see common/result.h for the format), with their raw samples.
+ * Anything unexpected is noted, never trusted: a record without its
+ * closing "end" is incomplete; whether its samples agree with what it
+ * claims is score.c's to judge (g_measure()).
  */
 #include "record.h"
 
@@ -20,6 +22,18 @@ void g_detail(struct g_result *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->details[r->ndetails++], G_DETAIL_LEN, fmt, ap);
 	va_end(ap);
+}
+
+void g_detail_first(struct g_result *r, const char *fmt, ...)
+{
+	int n = r->ndetails < G_MAX_DETAILS ? r->ndetails : G_MAX_DETAILS - 1;
+	va_list ap;
+
+	memmove(r->details[1], r->details[0], (size_t)n * G_DETAIL_LEN);
+	va_start(ap, fmt);
+	vsnprintf(r->details[0], G_DETAIL_LEN, fmt, ap);
+	va_end(ap);
+	r->ndetails = n + 1;
 }
 
 /* Split text into lines in place; calls fn for each. */
@@ -257,9 +271,116 @@ static int phase_line(const char *l, struct g_result *r)
 	return 0;
 }
 
+/* The first problem with a record's samples, in words: what follows
+ * from it adds nothing. */
+static void samples_bad(struct g_samples *smp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void samples_bad(struct g_samples *smp, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (smp->bad++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(smp->why, sizeof(smp->why), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * "shape K LABEL ROUNDS WHO LAUNCH_US MHZ_MIN MHZ_MED MHZ_MAX": the next
+ * shape, whose samples follow. -1 when it cannot be read; a shape out of
+ * order is noted in smp.
+ */
+static int shape_line(const char *l, struct g_samples *smp)
+{
+	char label[G_NAME_LEN], who[8];
+	double launch, lo, med, hi;
+	struct g_shape *sh;
+	int k, rounds;
+
+	if (sscanf(l, "%d %63s %d %7s %lf %lf %lf %lf", &k, label, &rounds, who,
+		   &launch, &lo, &med, &hi) != 8 ||
+	    (strcmp(who, "student") && strcmp(who, "peer") && strcmp(who, "-")))
+		return -1;
+	if (k != smp->nshapes || k >= G_MAX_SHAPES) {
+		samples_bad(smp, "a line for shape %d where shape %d was due "
+			    "(at most %d)", k, smp->nshapes, G_MAX_SHAPES);
+		return 0;
+	}
+	sh = &smp->shape[smp->nshapes++];
+	snprintf(sh->label, sizeof(sh->label), "%s", label);
+	snprintf(sh->who, sizeof(sh->who), "%s", who);
+	sh->rounds = rounds;
+	sh->n = 0;
+	sh->launch_us = launch;
+	sh->mhz_min = lo;
+	sh->mhz_med = med;
+	sh->mhz_max = hi;
+	return 0;
+}
+
+/*
+ * "sample K ROUND US NAIVE_US IDEAL_US": the next round of the last
+ * shape. -1 when it cannot be read; a round out of order, of another
+ * shape or beyond G_MAX_ROUNDS is noted in smp. The values are judged
+ * later (g_measure()): NaN and negative times are read as they are.
+ */
+static int sample_line(const char *l, struct g_samples *smp)
+{
+	int last = smp->nshapes - 1, k, round;
+	struct g_shape *sh = last >= 0 ? &smp->shape[last] : NULL;
+	double v[G_SERIES];
+
+	if (sscanf(l, "%d %d %lf %lf %lf", &k, &round, &v[G_S_OTHER],
+		   &v[G_S_NAIVE], &v[G_S_IDEAL]) != 5)
+		return -1;
+	if (!sh) {
+		samples_bad(smp, "a sample of shape %d before any shape line",
+			    k);
+		return 0;
+	}
+	if (k != last) {
+		samples_bad(smp, "a sample of shape %d among the samples of "
+			    "shape %d", k, last);
+		return 0;
+	}
+	if (round != sh->n || sh->n >= G_MAX_ROUNDS) {
+		samples_bad(smp, "shape %d: round %d where round %d was due "
+			    "(at most %d)", k, round, sh->n, G_MAX_ROUNDS);
+		return 0;
+	}
+	for (int i = 0; i < G_SERIES; i++)
+		sh->us[i][sh->n] = v[i];
+	sh->n++;
+	return 0;
+}
+
+/* What record_line() fills: the result, and the samples (NULL: they are
+ * passed over). */
+struct record_state {
+	struct g_result *r;
+	struct g_samples *smp;
+};
+
+/* A "shape" or "sample" line: read into st->smp, if it is wanted. */
+static void samples_line(const char *key, const char *l,
+			 struct record_state *st)
+{
+	int bad;
+
+	if (!st->smp)
+		return;
+	bad = !strcmp(key, "shape") ? shape_line(l, st->smp) :
+	      sample_line(l, st->smp);
+	if (bad)
+		st->r->garbled = 1;
+}
+
 static void record_line(char *l, void *arg)
 {
-	struct g_result *r = arg;
+	struct record_state *st = arg;
+	struct g_result *r = st->r;
 	char key[32], word[G_NAME_LEN], state[8];
 	struct g_timing t = { 0 };
 	double x;
@@ -317,18 +438,29 @@ static void record_line(char *l, void *arg)
 	} else if (strcmp(key, "phase") == 0) {
 		if (phase_line(l + off, r))
 			r->garbled = 1;
+	} else if (strcmp(key, "shape") == 0 || strcmp(key, "sample") == 0) {
+		samples_line(key, l + off, st);
 	} else if (strcmp(key, "seed") != 0) {
 		r->garbled = 1;
 	}
 }
 
-void g_parse_record(const char *text, struct g_result *r)
+void g_parse_record_samples(const char *text, struct g_result *r,
+			    struct g_samples *smp)
 {
+	struct record_state st = { r, smp };
 	char *copy = strdup(text ? text : "");
 
 	r->verdict = WB_V_ERROR;
+	if (smp)
+		memset(smp, 0, sizeof(*smp));
 	if (!copy)
 		return;
-	for_lines(copy, record_line, r);
+	for_lines(copy, record_line, &st);
 	free(copy);
+}
+
+void g_parse_record(const char *text, struct g_result *r)
+{
+	g_parse_record_samples(text, r, NULL);
 }

@@ -2,8 +2,8 @@
 /*
  * test_record.c - grader/record.c and common/result.c: reading a lab's
  * `info --list` table, reading a runner's result record (complete or cut
- * short, clean or garbled), and a record written through the result
- * channel read back the same.
+ * short, clean or garbled) and its raw samples, and a record written
+ * through the result channel read back the same.
  */
 #include "unit.h"
 
@@ -702,6 +702,181 @@ static void list_sanitize_garbled(void **state)
 	assert_int_equal(s[0].sanitize, 1u);
 }
 
+/* ---- a record's raw samples (g_parse_record_samples) ---- */
+
+/* What runner.c's shape_samples() writes before the figures. */
+static const char samples_record[] =
+	"shape 0 n=64M 3 student 0 1755 1980 1980\n"
+	"sample 0 0 105.25 640.5 82.125\n"
+	"sample 0 1 104.5 641 82\n"
+	"sample 0 2 106 639.75 81.875\n"
+	"shape 1 n=16M 2 student 2.5 1700 1800 1900\n"
+	"sample 1 0 26 160 20.5\n"
+	"sample 1 1 27 161 0\n"
+	"time naive 640 639 641.5 3\n"
+	"verdict PASS\n"
+	"end\n";
+
+static void record_samples_read(void **state)
+{
+	static struct g_samples smp;
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record_samples(samples_record, &r, &smp);
+	assert_int_equal(r.garbled, 0);
+	assert_int_equal(r.complete, 1);
+	assert_true(r.t[G_NAIVE].have); /* the other lines as before */
+	assert_int_equal(smp.bad, 0);
+	assert_int_equal(smp.nshapes, 2);
+	assert_string_equal(smp.shape[0].label, "n=64M");
+	assert_string_equal(smp.shape[0].who, "student");
+	assert_int_equal(smp.shape[0].rounds, 3);
+	assert_int_equal(smp.shape[0].n, 3);
+	assert_near(smp.shape[0].launch_us, 0, 0);
+	assert_near(smp.shape[0].mhz_min, 1755, 0);
+	assert_near(smp.shape[0].mhz_max, 1980, 0);
+	assert_near(smp.shape[0].us[G_S_OTHER][0], 105.25, 0);
+	assert_near(smp.shape[0].us[G_S_NAIVE][1], 641, 0);
+	assert_near(smp.shape[0].us[G_S_IDEAL][2], 81.875, 0);
+	assert_int_equal(smp.shape[1].n, 2);
+	assert_near(smp.shape[1].launch_us, 2.5, 0);
+	assert_near(smp.shape[1].mhz_med, 1800, 0);
+	assert_near(smp.shape[1].us[G_S_OTHER][1], 27, 0);
+	assert_near(smp.shape[1].us[G_S_IDEAL][1], 0, 0); /* judged later */
+}
+
+/* The grader's reference and the sanitizers' records are read without
+ * their samples: passed over, never unreadable. */
+static void record_samples_passed_over(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_parse_record(samples_record, &r);
+	assert_int_equal(r.garbled, 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	assert_true(r.t[G_NAIVE].have);
+}
+
+/* A line that cannot be read is an unreadable record, as any other;
+ * NaN and negative times are read (g_measure() judges them). */
+static void record_samples_unreadable(void **state)
+{
+	static const char *const bad[] = {
+		"shape 0 n=64M 3 alien 0 1 1 1\n",
+		"shape 0 n=64M 3 student 0 1 1\n",
+		"shape zero n=64M 3 student 0 1 1 1\n",
+		"shape 0 n=64M 1 student 0 1 1 1\nsample 0 0 25 100\n",
+		"shape 0 n=64M 1 student 0 1 1 1\nsample 0 0 25 abc 10\n",
+	};
+	static struct g_samples smp;
+	struct g_result r;
+	char text[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = fresh();
+		snprintf(text, sizeof(text), "%sverdict PASS\nend\n", bad[i]);
+		g_parse_record_samples(text, &r, &smp);
+		assert_int_equal(r.garbled, 1);
+	}
+	r = fresh();
+	g_parse_record_samples("shape 0 n=64M 2 student 0 1 1 1\n"
+			       "sample 0 0 nan -5 inf\nsample 0 1 -nan 1 1\n"
+			       "verdict PASS\nend\n", &r, &smp);
+	assert_int_equal(r.garbled, 0);
+	assert_int_equal(smp.bad, 0);
+	assert_true(isnan(smp.shape[0].us[G_S_OTHER][0]));
+	assert_near(smp.shape[0].us[G_S_NAIVE][0], -5, 0);
+	assert_true(isinf(smp.shape[0].us[G_S_IDEAL][0]));
+}
+
+/* Samples out of order, of another shape, before any shape, or beyond
+ * the most a shape keeps: noted (the first only), for a GRADER ERROR. */
+static void record_samples_out_of_order(void **state)
+{
+	static const struct {
+		const char *text, *why;
+	} cases[] = {
+		{ "sample 0 0 1 1 1\n", "a sample of shape 0 before any shape "
+					"line" },
+		{ "shape 1 a 1 student 0 1 1 1\n", "a line for shape 1 where "
+						   "shape 0 was due" },
+		{ "shape 0 a 2 student 0 1 1 1\nsample 0 1 1 1 1\n",
+		  "shape 0: round 1 where round 0 was due" },
+		{ "shape 0 a 2 student 0 1 1 1\nsample 0 0 1 1 1\n"
+		  "sample 0 0 1 1 1\nsample 0 5 1 1 1\n",
+		  "shape 0: round 0 where round 1 was due" },
+		{ "shape 0 a 2 student 0 1 1 1\nshape 1 b 2 student 0 1 1 1\n"
+		  "sample 0 0 1 1 1\n", "a sample of shape 0 among the samples "
+					"of shape 1" },
+		{ "shape 0 a 1 student 0 1 1 1\nshape 1 b 1 student 0 1 1 1\n"
+		  "shape 2 c 1 student 0 1 1 1\nshape 3 d 1 student 0 1 1 1\n",
+		  "a line for shape 3 where shape 3 was due (at most 3)" },
+	};
+	static struct g_samples smp;
+	struct g_result r;
+	char text[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r = fresh();
+		snprintf(text, sizeof(text), "%sverdict PASS\nend\n",
+			 cases[i].text);
+		g_parse_record_samples(text, &r, &smp);
+		assert_int_equal(r.garbled, 0);
+		assert_true(smp.bad >= 1);
+		assert_contains(smp.why, cases[i].why);
+	}
+}
+
+/* More rounds than a shape ever keeps stop at G_MAX_ROUNDS. */
+static void record_samples_too_many(void **state)
+{
+	static struct g_samples smp;
+	static char text[64 * (G_MAX_ROUNDS + 4)];
+	struct g_result r = fresh();
+	size_t n = 0;
+
+	(void)state;
+	n += (size_t)sprintf(text + n, "shape 0 a %d student 0 1 1 1\n",
+			     G_MAX_ROUNDS + 1);
+	for (int k = 0; k <= G_MAX_ROUNDS; k++)
+		n += (size_t)sprintf(text + n, "sample 0 %d 1 2 3\n", k);
+	sprintf(text + n, "verdict PASS\nend\n");
+	g_parse_record_samples(text, &r, &smp);
+	assert_int_equal(r.garbled, 0);
+	assert_int_equal(smp.shape[0].n, G_MAX_ROUNDS);
+	assert_int_equal(smp.bad, 1);
+	assert_contains(smp.why, "round 401 where round 401 was due (at most "
+			"401)");
+}
+
+/* A detail put first goes before the others; when they are full, the
+ * last one goes. */
+static void detail_first_goes_first(void **state)
+{
+	struct g_result r = fresh();
+
+	(void)state;
+	g_detail(&r, "one");
+	g_detail(&r, "two");
+	g_detail_first(&r, "zero %d", 0);
+	assert_int_equal(r.ndetails, 3);
+	assert_string_equal(r.details[0], "zero 0");
+	assert_string_equal(r.details[1], "one");
+	assert_string_equal(r.details[2], "two");
+	r = fresh();
+	for (int i = 0; i < G_MAX_DETAILS; i++)
+		g_detail(&r, "d%d", i);
+	g_detail_first(&r, "first");
+	assert_int_equal(r.ndetails, G_MAX_DETAILS);
+	assert_string_equal(r.details[0], "first");
+	assert_string_equal(r.details[1], "d0");
+	assert_string_equal(r.details[G_MAX_DETAILS - 1], "d46");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -732,6 +907,12 @@ int main(void)
 		cmocka_unit_test(record_long_detail_truncated),
 		cmocka_unit_test(record_null_and_empty),
 		cmocka_unit_test(record_crlf_and_blank_lines),
+		cmocka_unit_test(record_samples_read),
+		cmocka_unit_test(record_samples_passed_over),
+		cmocka_unit_test(record_samples_unreadable),
+		cmocka_unit_test(record_samples_out_of_order),
+		cmocka_unit_test(record_samples_too_many),
+		cmocka_unit_test(detail_first_goes_first),
 		cmocka_unit_test(detail_formats_and_caps),
 		cmocka_unit_test_setup_teardown(channel_round_trip, make_dir,
 						remove_dir),

@@ -5,13 +5,16 @@
  * turns into performance points on the scale of common/scale.h (nothing
  * up to 1.05x over the naive, linear from there through the tiers,
  * capped at the top, the floors holding each tier above the naive's
- * noise), and how a verdict and the measured ratios turn into an
- * exercise's score, with each tier as a speedup on this GPU.
+ * noise), how a verdict and the measured ratios turn into an
+ * exercise's score, with each tier as a speedup on this GPU, and how the
+ * driver makes those figures itself from a record's raw rounds, a record
+ * that disagrees with itself being a GRADER ERROR (g_measure).
  */
 #include "unit.h"
 
 #include "grade.h"
 #include "knobs.h"
+#include "record.h"
 #include "score.h"
 
 /* Lab 05's sum as its table says: 40 points for correctness, 60 over
@@ -776,6 +779,515 @@ static void tiers_as_text(void **state)
 	assert_int_equal(small[10], 'x');
 }
 
+/* ---- g_measure: the figures from a record's own rounds ---- */
+
+#define RUNNER "build/sm90/labs/05-reduction/sum"
+
+/* Round j's ideal less 10.5 us: -0.7 to 0.7 in steps of 0.1, in no
+ * order, so that the medians and the order statistics of the 95%
+ * interval (rounds 3 and 11 of 15 sorted) can be worked out by hand. */
+static const double dev15[15] = { 0.3, -0.7, 0.1, 0.6, -0.2, -0.5, 0.0, 0.7,
+				  -0.1, 0.4, -0.6, 0.2, -0.3, 0.5, -0.4 };
+
+/* A record's text, built line by line. */
+struct text {
+	char buf[32768];
+	size_t n;
+};
+
+static void put(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	t->n += (size_t)vsnprintf(t->buf + t->n, sizeof(t->buf) - t->n, fmt,
+				  ap);
+	va_end(ap);
+	assert_true(t->n < sizeof(t->buf));
+}
+
+/*
+ * Shape k's 15 rounds as runner.c writes them: the ideal 10.5 us plus
+ * dev15 (peer: 10.5 us flat, a peer's time), the naive 10.5 times the
+ * DRAM ideal, the student student_us in every round.
+ */
+static void put_shape(struct text *t, int k, const char *label,
+		      double student_us, int peer)
+{
+	put(t, "shape %d %s 15 student 0 1755 1980 1980\n", k, label);
+	for (int j = 0; j < 15; j++) {
+		double dram = 10.5 + dev15[j];
+
+		put(t, "sample %d %d %.9g %.9g %.9g\n", k, j, student_us,
+		    10.5 * dram, peer ? 10.5 : dram);
+	}
+}
+
+/*
+ * What the runner claims for put_shape(0, "n=64M", 25, 0), by hand: the
+ * naive's median 10.5 x 10.5, its quartiles 10.5 x 10.15 and 10.5 x
+ * 10.85; the share 10.5 / 25 = 0.42 between 10.1 / 25 and 10.9 / 25 (the
+ * 4th and 12th ideals), the speedup 10.5 times that; naive / ideal 10.5
+ * in every round. The same figures as score_prefers_paired_medians().
+ */
+static const char claims_25[] =
+	"time naive 110.250 106.575 113.925 15\n"
+	"time student 25.000 25.000 25.000 15\n"
+	"time ideal 10.500 10.150 10.850 15\n"
+	"ratio speedup 4.41000 4.24200 4.57800\n"
+	"ratio share 0.42000 0.40400 0.43600\n"
+	"ratio naive_ideal 10.50000 0 0\n"
+	"sol dram 999996 4 3300.5 3100.2\n"
+	"clock 1755 1980 1980\n"
+	"rounds 15 2 1 0 3 0\n"
+	"bytes 1000000\n"
+	"verdict PASS\n"
+	"end\n";
+
+/* One shape of sum, as a runner writes it. */
+static void sum_record(struct text *t)
+{
+	t->n = 0;
+	put(t, "seed 7\nsize n=64M ok\n");
+	put_shape(t, 0, "n=64M", 25, 0);
+	put(t, "%s", claims_25);
+}
+
+/* text with the first `from` replaced by `to` (in place; fails the test
+ * when from is not there). */
+static void swap(struct text *t, const char *from, const char *to)
+{
+	char *at = strstr(t->buf, from), rest[sizeof(t->buf)];
+
+	assert_non_null(at);
+	snprintf(rest, sizeof(rest), "%s", at + strlen(from));
+	t->n = (size_t)(at - t->buf);
+	put(t, "%s%s", to, rest);
+}
+
+/* Read text, measure it (a timed grade when timed) and score it under s;
+ * g_measure()'s return. */
+static int measured(const struct g_spec *s, const char *text, double peer_us,
+		    int timed, struct g_result *r)
+{
+	static struct g_samples smp;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	g_parse_record_samples(text, r, &smp);
+	assert_int_equal(r->complete, 1);
+	assert_int_equal(r->garbled, 0);
+	ret = g_measure(s, r, &smp, RUNNER, peer_us, timed);
+	g_score(s, r, 400, 0);
+	return ret;
+}
+
+/* A GRADER ERROR whose first detail names the runner and says what. */
+static void assert_not_scored(const struct g_result *r, const char *what)
+{
+	assert_int_equal(r->verdict, WB_V_ERROR);
+	assert_near(r->points, 0, 0);
+	assert_int_equal(r->tier, 0);
+	assert_false(r->t[G_STUDENT].have);
+	assert_false(r->r_share.have);
+	assert_near(r->share, 0, 0);
+	assert_near(r->speedup, 0, 0);
+	assert_contains(r->details[0], "the record of " RUNNER);
+	assert_contains(r->details[0], what);
+	assert_contains(r->details[0], "Not scored");
+}
+
+/* A record whose rounds give what it claims scores as it always did:
+ * the numbers of score_prefers_paired_medians(), now the driver's own. */
+static void measure_consistent_record_scores_the_same(void **state)
+{
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+
+	(void)state;
+	sum_record(&t);
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	assert_near(r.t[G_NAIVE].median_us, 110.25, 1e-9);
+	assert_near(r.t[G_NAIVE].q1_us, 106.575, 1e-9);
+	assert_near(r.t[G_NAIVE].q3_us, 113.925, 1e-9);
+	assert_int_equal(r.t[G_NAIVE].samples, 15);
+	assert_near(r.t[G_STUDENT].median_us, 25, 1e-12);
+	assert_near(r.t[G_IDEAL].median_us, 10.5, 1e-12);
+	assert_false(r.t[G_PEER].have);
+	assert_near(r.speedup, 4.41, 1e-12);
+	assert_near(r.r_speedup.lo, 4.242, 1e-12);
+	assert_near(r.r_speedup.hi, 4.578, 1e-12);
+	assert_near(r.share, 0.42, 1e-12);
+	assert_near(r.r_share.lo, 0.404, 1e-12);
+	assert_near(r.r_share.hi, 0.436, 1e-12);
+	assert_near(r.naive_ideal, 10.5, 1e-12);
+	assert_near(r.share_max, 0, 0); /* one shape: none */
+	/* 40 + 20 + 20 * (0.42 - 0.30) / 0.24 = 70 */
+	assert_near(r.points, 70, 1e-9);
+	assert_int_equal(r.tier, 1);
+	assert_near(r.at[0], 0.30 * 10.5, 1e-12);
+	assert_near(r.next_target, 0.54 * 10.5, 1e-12);
+	assert_near(r.gbps, 40, 1e-9);
+	assert_int_equal(r.ndetails, 0);
+}
+
+/* What is scored is the driver's figure, not the runner's rounding of
+ * it: a claim within its line's rounding agrees, and is replaced. */
+static void measure_scores_its_own_figures(void **state)
+{
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+
+	(void)state;
+	sum_record(&t);
+	swap(&t, "ratio share 0.42000", "ratio share 0.42001");
+	swap(&t, "time student 25.000", "time student 25.001");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), 0);
+	assert_near(r.r_share.med, 0.42, 1e-12);
+	assert_near(r.t[G_STUDENT].median_us, 25, 1e-12);
+	assert_near(r.points, 70, 1e-9);
+}
+
+/* The share the runner claims is not what its rounds give: GRADER
+ * ERROR, whatever it would have earned, with both figures. */
+static void measure_claimed_share_disagrees(void **state)
+{
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+
+	(void)state;
+	sum_record(&t);
+	swap(&t, "ratio share 0.42000 0.40400 0.43600",
+	     "ratio share 0.78000 0.77000 0.79000");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "disagrees with itself: it claims a share of "
+			  "the speed of light of 0.78000 (0.77000-0.79000), "
+			  "its samples give 0.42000 (0.40400-0.43600)");
+	/* Only the interval off, or no share line at all: the same. */
+	sum_record(&t);
+	swap(&t, "0.40400 0.43600", "0.41000 0.43000");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "share of the speed of light");
+	sum_record(&t);
+	swap(&t, "ratio share 0.42000 0.40400 0.43600\n", "");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "claims a share of the speed of light of "
+			  "0.00000");
+}
+
+/* Every other figure the runner claims is checked the same way. */
+static void measure_other_claims_disagree(void **state)
+{
+	static const struct {
+		const char *from, *to, *what;
+	} cases[] = {
+		{ "time student 25.000 25.000 25.000 15",
+		  "time student 20.000 20.000 20.000 15",
+		  "it claims the student's time of 20.000 us" },
+		{ "time naive 110.250 106.575 113.925 15",
+		  "time naive 110.250 106.575 113.925 14", "14 rounds" },
+		{ "time ideal 10.500", "time ideal 12.500",
+		  "the ideal time of 12.500 us" },
+		{ "ratio speedup 4.41000", "ratio speedup 4.51000",
+		  "it claims a speedup of 4.51000" },
+		{ "ratio naive_ideal 10.50000", "ratio naive_ideal 10.60000",
+		  "a naive / ideal of 10.60000" },
+		{ "clock 1755 1980 1980", "clock 1755 1800 1980",
+		  "a median SM clock of 1800" },
+		{ "rounds 15 2 1 0 3 0", "rounds 16 2 1 0 3 0",
+		  "its rounds line counts 16 rounds, its samples 15" },
+		{ "rounds 15 2 1 0 3 0\n", "", "counts 0 rounds" },
+	};
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sum_record(&t);
+		swap(&t, cases[i].from, cases[i].to);
+		assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+		assert_not_scored(&r, cases[i].what);
+	}
+}
+
+/* A round missing, one too many, one twice or out of its shape: the
+ * counts must be the ones the shape declares, in order. */
+static void measure_missing_or_extra_samples(void **state)
+{
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+	char line[128];
+
+	(void)state;
+	sum_record(&t);
+	snprintf(line, sizeof(line), "sample 0 14 25 %.9g %.9g\n",
+		 10.5 * (10.5 - 0.4), 10.5 - 0.4);
+	swap(&t, line, "");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "shape 0 declares 15 rounds and has 14 samples");
+
+	sum_record(&t);
+	swap(&t, "time naive", "sample 0 15 25 110 10\ntime naive");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "shape 0 declares 15 rounds and has 16 samples");
+
+	sum_record(&t);
+	swap(&t, "sample 0 4 ", "sample 0 3 ");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "shape 0: round 3 where round 4 was due");
+
+	sum_record(&t);
+	swap(&t, "sample 0 4 ", "sample 1 4 ");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "a sample of shape 1 among the samples of "
+			  "shape 0");
+
+	/* Declared and given alike, but fewer than the runner ever keeps. */
+	t.n = 0;
+	put(&t, "shape 0 n=64M 3 student 0 1755 1980 1980\n"
+		"sample 0 0 25 110 10\nsample 0 1 25 110 10\n"
+		"sample 0 2 25 110 10\n%s", claims_25);
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "shape 0 has 3 rounds, outside the runner's 15 "
+			  "to 401");
+}
+
+/* NaN, infinite, negative, zero and impossibly long times. */
+static void measure_times_not_times(void **state)
+{
+	static const char *const bad[] = { "nan", "-25", "inf", "0", "1e12",
+					   "-nan" };
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+	char to[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sum_record(&t);
+		snprintf(to, sizeof(to), "sample 0 6 %s ", bad[i]);
+		swap(&t, "sample 0 6 25 ", to);
+		assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+		assert_not_scored(&r, "shape 0, round 6: its time is");
+	}
+	/* The naive's and the ideal's columns too. */
+	sum_record(&t);
+	swap(&t, "sample 0 2 25 111.3 10.6", "sample 0 2 25 nan 10.6");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "round 2: the naive's time is nan us");
+	sum_record(&t);
+	swap(&t, "sample 0 2 25 111.3 10.6", "sample 0 2 25 111.3 -10.6");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "round 2: the ideal time is -10.6 us");
+	/* An ideal in some rounds only. */
+	sum_record(&t);
+	swap(&t, "sample 0 5 25 105 10\n", "sample 0 5 25 105 0\n");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "round 5: the ideal time is 0 us, round 0's "
+			  "10.8 us (an ideal is in every round or in none)");
+	sum_record(&t);
+	swap(&t, "sample 0 0 25 113.4 10.8", "sample 0 0 25 113.4 0");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "round 1: the ideal time is 9.8 us, round 0's "
+			  "0 us");
+}
+
+/* The spacer's clock: unmeasured (all 0) is fine; out of order or far
+ * outside any GPU's is not. */
+static void measure_clock_plausible(void **state)
+{
+	static const char *const bad[] = { "1980 1755 1980", "1755 1980 1e6",
+					   "-1 1980 1980", "nan 1980 1980",
+					   "0 1980 1980" };
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+	char to[64];
+
+	(void)state;
+	sum_record(&t);
+	swap(&t, "student 0 1755 1980 1980", "student 0 0 0 0");
+	swap(&t, "clock 1755 1980 1980", "clock 0 0 0");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sum_record(&t);
+		snprintf(to, sizeof(to), "student 0 %s", bad[i]);
+		swap(&t, "student 0 1755 1980 1980", to);
+		assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+		assert_not_scored(&r, "shape 0's SM clock reads");
+	}
+}
+
+/* The shapes are the lab table's, in order, each of them. */
+static void measure_shapes_are_the_tables(void **state)
+{
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+
+	(void)state;
+	sum_record(&t);
+	swap(&t, "shape 0 n=64M", "shape 0 n=32M");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "its shape 0 is n=32M, where the lab's table has "
+			  "n=64M");
+	snprintf(s.bench, sizeof(s.bench), "n=64M+n=16M");
+	sum_record(&t);
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "it has no samples of shape 1 (n=16M)");
+	/* A grade's rounds time the student's code, no other. */
+	s = lab_spec();
+	sum_record(&t);
+	swap(&t, "n=64M 15 student", "n=64M 15 peer");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "its rounds time peer, where a grade times the "
+			  "student's code");
+}
+
+/* A timed PASS must bring its rounds; a record that times nothing need
+ * not, and one read as a report (not timed) is scored as it was. */
+static void measure_record_without_samples(void **state)
+{
+	struct g_spec s = lab_spec();
+	struct g_result r;
+
+	(void)state;
+	assert_int_equal(measured(&s, claims_25, 0, 1, &r), -1);
+	assert_not_scored(&r, "has a timed PASS without its rounds");
+	/* SIZE= (not timed): the claims as they were, scored as before. */
+	assert_int_equal(measured(&s, claims_25, 0, 0, &r), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	assert_near(r.share, 0.42, 0);
+	assert_near(r.points, 70, 1e-9);
+	/* No PASS, or a correctness exercise: nothing timed to check. */
+	assert_int_equal(measured(&s, "size n=1 fail\nverdict WRONG\nend\n", 0,
+				  1, &r), 0);
+	assert_int_equal(r.verdict, WB_V_WRONG);
+	s = correct_spec();
+	assert_int_equal(measured(&s, "size n=1 ok\nverdict PASS\nend\n", 0, 1,
+				  &r), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	assert_near(r.points, 10, 0);
+}
+
+/* Two shapes: geometric means over them, the largest shape's share, as
+ * runner.c writes them (worked out by hand: shape b's student takes 50
+ * us, so its share is 0.21 and the mean sqrt(0.42 x 0.21)). */
+static void measure_two_shapes(void **state)
+{
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+
+	(void)state;
+	snprintf(s.bench, sizeof(s.bench), "a+b");
+	t.n = 0;
+	put_shape(&t, 0, "a", 25, 0);
+	put_shape(&t, 1, "b", 50, 0);
+	put(&t, "time naive 110.250 106.575 113.925 15\n"
+		"time student 35.355 35.355 35.355 15\n"
+		"time ideal 10.500 10.150 10.850 15\n"
+		"ratio speedup 3.11834 2.99955 3.23713\n"
+		"ratio share 0.29698 0.28567 0.30830\n"
+		"ratio share_max 0.42000 0 0\n"
+		"ratio naive_ideal 10.50000 0 0\n"
+		"clock 1755 1980 1980\n"
+		"rounds 30 0 0 0 6 0\n"
+		"verdict PASS\nend\n");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), 0);
+	assert_near(r.share, sqrt(0.42 * 0.21), 1e-12);
+	assert_near(r.r_share.lo, sqrt(0.404 * 0.202), 1e-12);
+	assert_near(r.speedup, sqrt(4.41 * 2.205), 1e-12);
+	assert_near(r.share_max, 0.42, 1e-12);
+	assert_near(r.t[G_STUDENT].median_us, sqrt(25 * 50), 1e-12);
+	/* 0.29698 from the start of the scale (1.05 / 10.5 = 0.1) to tier
+	 * 1: 40 + 20 * (0.29698 - 0.1) / 0.2 = 59.698 -> 59.7 */
+	assert_near(r.points, 59.7, 1e-9);
+	/* The largest share claimed otherwise: the same GRADER ERROR. */
+	swap(&t, "share_max 0.42000", "share_max 0.21000");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "a largest shape's share of 0.21000");
+}
+
+/* A peer's ideal is the peer's time the driver passed, every round; a
+ * share of it is widened by WB_RUN_TO_RUN_PEER. */
+static void measure_peer_ideal(void **state)
+{
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+
+	(void)state;
+	snprintf(s.ideal, sizeof(s.ideal), "peer");
+	t.n = 0;
+	put_shape(&t, 0, "n=64M", 25, 1);
+	put(&t, "time naive 110.250 106.575 113.925 15\n"
+		"time student 25.000 25.000 25.000 15\n"
+		"time ideal 10.500 10.500 10.500 15\n"
+		"ratio speedup 4.41000 4.24200 4.57800\n"
+		"ratio share 0.42000 0.39900 0.44100\n"
+		"ratio naive_ideal 10.50000 0 0\n"
+		"clock 1755 1980 1980\nrounds 15 0 0 0 3 0\n"
+		"verdict PASS\nend\n");
+	assert_int_equal(measured(&s, t.buf, 10.5, 1, &r), 0);
+	assert_near(r.share, 0.42, 1e-12);
+	assert_near(r.r_share.lo, 0.42 * (1 - WB_RUN_TO_RUN_PEER), 1e-12);
+	assert_near(r.r_share.hi, 0.42 * (1 + WB_RUN_TO_RUN_PEER), 1e-12);
+	/* Another peer time than the driver passed. */
+	assert_int_equal(measured(&s, t.buf, 9.5, 1, &r), -1);
+	assert_not_scored(&r, "round 0: the ideal is 10.5 us, which an ideal "
+			  "of kind peer cannot be");
+	/* Rounds that vary as probes do are no peer's time. */
+	sum_record(&t);
+	assert_int_equal(measured(&s, t.buf, 10.5, 1, &r), -1);
+	assert_not_scored(&r, "which an ideal of kind peer cannot be");
+}
+
+/* An instruction-bound ideal is never shorter than the naive's time over
+ * the ideal speedup: here the naive is 10.5 times the ideal. */
+static void measure_instr_ideal(void **state)
+{
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+
+	(void)state;
+	snprintf(s.ideal, sizeof(s.ideal), "instr");
+	s.instr_speedup = 2;
+	sum_record(&t);
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_not_scored(&r, "which an ideal of kind instr cannot be");
+	s.instr_speedup = 12; /* naive / 12 is under every ideal: fine */
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), 0);
+}
+
+/* What disagreed comes first, before what the runner said. */
+static void measure_error_detail_first(void **state)
+{
+	struct g_spec s = lab_spec();
+	struct g_result r;
+	struct text t;
+
+	(void)state;
+	sum_record(&t);
+	swap(&t, "seed 7\n", "seed 7\ndetail speed of light 10.5 us\n");
+	swap(&t, "ratio speedup 4.41000 4.24200 4.57800",
+	     "ratio speedup 9.41000 9.24200 9.57800");
+	assert_int_equal(measured(&s, t.buf, 0, 1, &r), -1);
+	assert_int_equal(r.ndetails, 2);
+	assert_contains(r.details[0], "speedup of 9.41000");
+	assert_string_equal(r.details[1], "speed of light 10.5 us");
+}
+
 #define T(f) cmocka_unit_test(f)
 
 /* An exercise that needs sm_80 on a T4, an A100, an H100, and a GPU
@@ -840,6 +1352,19 @@ int main(void)
 		T(score_bandwidth_percentages),
 		T(score_flops_and_peer),
 		T(tiers_as_text),
+		T(measure_consistent_record_scores_the_same),
+		T(measure_scores_its_own_figures),
+		T(measure_claimed_share_disagrees),
+		T(measure_other_claims_disagree),
+		T(measure_missing_or_extra_samples),
+		T(measure_times_not_times),
+		T(measure_clock_plausible),
+		T(measure_shapes_are_the_tables),
+		T(measure_record_without_samples),
+		T(measure_two_shapes),
+		T(measure_peer_ideal),
+		T(measure_instr_ideal),
+		T(measure_error_detail_first),
 	};
 
 	return cmocka_run_group_tests_name("score", tests, NULL, NULL);

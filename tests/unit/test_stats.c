@@ -2,8 +2,10 @@
 /*
  * test_stats.c - common/stats.c: quantiles of sorted samples, the
  * five-number summary, the spread and precision estimates, the
- * distribution-free confidence interval of a median, and the rule that
- * decides when the timing loop has sampled enough.
+ * distribution-free confidence interval of a median, the paired ratios
+ * and geometric means the runner and the driver both make of rounds,
+ * what a summary keeps of its values, and the rule that decides when
+ * the timing loop has sampled enough.
  */
 #include "unit.h"
 
@@ -361,6 +363,67 @@ static void stop_never_early_on_nan_or_inf(void **state)
 	assert_true(wb_should_stop(&rule, 50, 2.0, with_nan, 2));
 }
 
+/* ---- what a summary keeps, paired ratios, geometric means ---- */
+
+/* The values, in the order given, when they fit; none beyond that. */
+static void summarize_keeps_the_values(void **state)
+{
+	static double big[WB_SUMMARY_KEEP + 1];
+	const double x[4] = { 3, 1, 4, 1.5 };
+	struct wb_summary s;
+
+	(void)state;
+	assert_int_equal(wb_summarize(x, 4, &s), 0);
+	assert_int_equal(s.kept, 4);
+	assert_memory_equal(s.x, x, sizeof(x));
+	for (size_t i = 0; i < WB_SUMMARY_KEEP + 1; i++)
+		big[i] = (double)i;
+	assert_int_equal(wb_summarize(big, WB_SUMMARY_KEEP, &s), 0);
+	assert_int_equal(s.kept, WB_SUMMARY_KEEP);
+	assert_near(s.x[WB_SUMMARY_KEEP - 1], WB_SUMMARY_KEEP - 1, 0);
+	assert_int_equal(wb_summarize(big, WB_SUMMARY_KEEP + 1, &s), 0);
+	assert_int_equal(s.kept, 0);
+	assert_near(s.median, WB_SUMMARY_KEEP / 2.0, 0);
+	/* A bench shape's rounds always fit. */
+	assert_true(WB_SUMMARY_KEEP >= WB_MAX_SAMPLES);
+}
+
+/* The median of the paired ratios, from their logarithms: the pairs with
+ * a value that is not positive are left out. */
+static void ratio_ci_pairs(void **state)
+{
+	const double a[5] = { 10, 20, 30, 0, 40 }, b[5] = { 5, 5, 5, 5, -1 };
+	const double c[4] = { 2, 8, 4, 1 }, d[4] = { 1, 1, 1, 1 };
+	double lo, med, hi;
+
+	(void)state;
+	assert_int_equal(wb_ratio_ci(a, b, 5, 1.96, &lo, &med, &hi), 3);
+	assert_near(med, 4, 1e-12);
+	assert_near(lo, 2, 1e-12); /* under 6 pairs: the extremes */
+	assert_near(hi, 6, 1e-12);
+	/* An even count: the geometric mean of the middle two, sqrt(2 x 4). */
+	assert_int_equal(wb_ratio_ci(c, d, 4, 1.96, &lo, &med, &hi), 4);
+	assert_near(med, sqrt(8), 1e-12);
+	/* No pair: -1, and zeros. */
+	assert_int_equal(wb_ratio_ci(b + 4, a + 3, 1, 1.96, &lo, &med, &hi),
+			 -1);
+	assert_near(med, 0, 0);
+	assert_near(lo, 0, 0);
+	assert_near(hi, 0, 0);
+	assert_int_equal(wb_ratio_ci(NULL, NULL, 0, 1.96, &lo, &med, &hi), -1);
+}
+
+static void geomean_of_shapes(void **state)
+{
+	const double x[3] = { 2, 8, 4 }, z[2] = { 3, 0 };
+
+	(void)state;
+	assert_near(wb_geomean(x, 3), 4, 1e-12);
+	assert_near(wb_geomean(x, 1), 2, 1e-12);
+	assert_near(wb_geomean(x, 0), 0, 0);
+	assert_near(wb_geomean(z, 2), 0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -386,6 +449,9 @@ int main(void)
 		cmocka_unit_test(time_cap_keeps_min_samples),
 		cmocka_unit_test(stop_needs_every_series),
 		cmocka_unit_test(stop_never_early_on_nan_or_inf),
+		cmocka_unit_test(summarize_keeps_the_values),
+		cmocka_unit_test(ratio_ci_pairs),
+		cmocka_unit_test(geomean_of_shapes),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
