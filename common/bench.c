@@ -7,9 +7,11 @@
  * A round times every series once: the naive, the probes of the speed of
  * light (a read-only kernel over the bytes the exercise must read, a
  * write-only one over the bytes it must write: probe.h), and the student
- * (or, for the grader's reference, the library peer). Even rounds go
- * forward, odd rounds backward, so no series always runs first or after
- * the same other one. Every round gets new inputs (fresh.c).
+ * (or, for the grader's reference, the library peer), in an order drawn
+ * for each round from its seed (shuffle.h): no series always runs first,
+ * or right after the same other one, and no call can count on running
+ * right after the naive. Every round gets new inputs, and the student's
+ * call never the ones the naive just ran on (fresh.c).
  *
  * Each round gives, paired, the student's share of the ideal time (ideal /
  * student, the ideal from the same round's probes: harness.h, enum
@@ -35,6 +37,7 @@
 #include "knobs.h"
 #include "probe.h"
 #include "result.h"
+#include "shuffle.h"
 #include "timing.h"
 #include "workbook.h"
 
@@ -68,7 +71,9 @@ struct rounds {
 	const struct wb_decision *d;
 	struct wb_timer t;
 	struct series s[S_COUNT];
-	int order[S_COUNT], n_order;
+	int order[S_COUNT], n_order; /* the series that run (a round runs
+				      * them in an order of its own) */
+	uint64_t order_key;      /* each round's order is drawn from it */
 	struct wb_traffic tr;    /* what the exercise must move */
 	double ideal[WB_MAX_SAMPLES]; /* kept rounds' ideal times (ideal_of) */
 	size_t kept, discarded, extra;
@@ -114,7 +119,7 @@ static void sample(struct rounds *r, struct series *s, struct wb_sample *out)
 	}
 	wb_now(s->impl);
 	wb_where("timing the %s code", s->name);
-	wb_fresh_prepare(r->c);
+	wb_fresh_prepare(r->c, s->impl);
 	wb_time_sample(&r->t, run_impl, &ic, out);
 }
 
@@ -259,14 +264,17 @@ static int recount_tails(struct rounds *r, struct wb_sample *got)
  */
 static int one_round(struct rounds *r, size_t round, int warm)
 {
+	/* Warm-up, timed and final rounds: keys that never meet. */
+	uint64_t k = round + (warm ? 1ull << 32 : 0);
 	struct wb_sample got[S_COUNT];
 	double low = INFINITY, ref;
-	int extra = 0, wrong = 0;
+	int extra = 0, wrong = 0, order[S_COUNT];
 
-	/* Warm-up, timed and final rounds: keys that never meet. */
-	wb_fresh_round(r->c, round + (warm ? 1ull << 32 : 0));
+	wb_fresh_round(r->c, k);
+	memcpy(order, r->order, sizeof(order));
+	wb_shuffle(order, r->n_order, r->order_key ^ k);
 	for (int j = 0; j < r->n_order; j++) {
-		int i = r->order[round % 2 ? r->n_order - 1 - j : j];
+		int i = order[j];
 		struct series *s = &r->s[i];
 
 		sample(r, s, &got[i]);
@@ -376,13 +384,14 @@ static int grade_known(const struct rounds *r)
 }
 
 /*
- * After a forward round only (so both orders weigh the same). The rule
- * itself is stats.h's: at least WB_MIN_SAMPLES rounds, at most
- * WB_MAX_SAMPLES or WB_MAX_TIMING_S; in between, a grade stops when it
- * is known (grade_known), anything else when every median is known to
+ * After any round: each round's order is drawn anew (one_round), so the
+ * last round's order is as random as every other's. The rule itself is
+ * stats.h's: at least WB_MIN_SAMPLES rounds, at most WB_MAX_SAMPLES or
+ * WB_MAX_TIMING_S; in between, a grade stops when it is known
+ * (grade_known), anything else when every median is known to
  * WB_TARGET_REL_ERR.
  */
-static int should_stop(const struct rounds *r, size_t round)
+static int should_stop(const struct rounds *r)
 {
 	static const struct wb_stop_rule rule = {
 		.min_samples = WB_MIN_SAMPLES,
@@ -393,8 +402,6 @@ static int should_stop(const struct rounds *r, size_t round)
 	double err[S_COUNT];
 	size_t n = 0;
 
-	if (round % 2)
-		return 0;
 	if (r->kept + r->discarded >= 4 * WB_MAX_SAMPLES - 1)
 		return 1; /* throttled throughout: the buffers end here */
 	if (r->kind == WB_BENCH_GRADE)
@@ -458,7 +465,7 @@ static int final_call(struct rounds *r, size_t round)
 	struct wb_ctx *c = r->c;
 
 	wb_fresh_round(c, round + (1ull << 33));
-	wb_fresh_prepare(c);
+	wb_fresh_prepare(c, WB_STUDENT);
 	wb_now(WB_STUDENT);
 	wb_where("running the student code on new inputs after the timing");
 	WB_CUDA(cudaDeviceSynchronize());
@@ -576,6 +583,9 @@ static void rounds_init(struct rounds *r, struct wb_ctx *c, uint64_t seed,
 	r->d = d;
 	wb_rng_seed(&r->pick, wb_seed_mix(wb_seed_mix(seed, c->ex->name),
 					  "which timed outputs are checked"));
+	r->order_key = wb_seed_mix(wb_seed_mix(wb_seed_mix(seed, c->ex->name),
+					       c->size->label),
+				   "the order of a round's series");
 	for (int i = 0; i < S_COUNT; i++) {
 		r->s[i].ms = calloc(WB_MAX_SAMPLES, sizeof(double));
 		r->s[i].mhz = calloc(WB_MAX_SAMPLES, sizeof(double));
@@ -600,13 +610,13 @@ static void rounds_init(struct rounds *r, struct wb_ctx *c, uint64_t seed,
 	probe_setup(&r->s[S_WRITE], "write", r->tr.write, WB_PROBE_WRITE4,
 		    WB_PROBE_MEMSET);
 	launch_setup(r);
-	/* The student last in a forward round, the naive first. */
+	/* The series that run; one_round() shuffles them every round. */
 	for (int i = 0; i < S_COUNT; i++) {
-		static const int fwd[S_COUNT] = { S_NAIVE, S_READ, S_WRITE,
+		static const int all[S_COUNT] = { S_NAIVE, S_READ, S_WRITE,
 						  S_LAUNCH, S_OTHER };
 
-		if (r->s[fwd[i]].on)
-			r->order[r->n_order++] = fwd[i];
+		if (r->s[all[i]].on)
+			r->order[r->n_order++] = all[i];
 	}
 }
 
@@ -654,7 +664,7 @@ enum wb_verdict wb_bench_shape(struct wb_ctx *c, uint64_t seed,
 			v = wb_diag.timed_oob ? WB_V_OUT_OF_BOUNDS : WB_V_WRONG;
 			break;
 		}
-		if (should_stop(&r, round))
+		if (should_stop(&r))
 			break;
 	}
 	wb_phase("rounds", r.verify_s);

@@ -7,7 +7,9 @@
  * WB_GUARD_AFTER bytes behind, both filled with a canary pattern; the code
  * under test gets the pointer in between (256-byte aligned, like
  * cudaMalloc's). Outputs and the workspace are poisoned before every call;
- * in-out buffers are restored to their initial contents.
+ * in-out buffers are restored to their initial contents; the scratch the
+ * lab's own code keeps (wb_lab_scratch) is poisoned before every call of
+ * the student's code.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -129,6 +131,19 @@ void *wb_inout_as(struct wb_ctx *c, const char *name, size_t bytes,
 	return p;
 }
 
+void *wb_input_rotated(struct wb_ctx *c, const char *name, size_t bytes,
+		       size_t elem)
+{
+	void *p;
+
+	if (!elem || bytes % elem)
+		wb_die("input %s of %s: %zu bytes, not whole elements of %zu",
+		       name, c->ex->name, bytes, elem);
+	p = declare(c, name, bytes, WB_IN);
+	c->buf[c->nbuf - 1].rotate_elem = elem;
+	return p;
+}
+
 void *wb_output(struct wb_ctx *c, const char *name, size_t bytes)
 {
 	return declare(c, name, bytes, WB_OUT);
@@ -201,6 +216,9 @@ void wb_ctx_init(struct wb_ctx *c, const struct wb_exercise *ex,
 	wb_where("setting up size %s", s->label);
 	if (ex->setup(c))
 		wb_die("setup of %s at %s failed", ex->name, s->label);
+	if (c->n_lab_scratch > WB_MAX_LAB_SCRATCH)
+		wb_die("%s declares %d lab scratch regions, more than %d",
+		       ex->name, c->n_lab_scratch, WB_MAX_LAB_SCRATCH);
 	wb_bufs_upload(c);
 }
 
@@ -257,9 +275,23 @@ void wb_bufs_reset(struct wb_ctx *c, int perturb, uint64_t key)
 	}
 }
 
+/*
+ * What the lab's own code left in its scratch (wb_lab_scratch(): the
+ * naive's scores, say) is overwritten before the student's code runs, so
+ * no call can read what the naive computed on the same inputs. Queued on
+ * the legacy stream, before the L2 flush of a timed sample: not timed.
+ */
+void wb_bufs_clear_lab(struct wb_ctx *c)
+{
+	for (int i = 0; i < c->n_lab_scratch && i < WB_MAX_LAB_SCRATCH; i++)
+		WB_CUDA(cudaMemsetAsync(c->lab_scratch[i].dev, WB_POISON_BYTE,
+					c->lab_scratch[i].bytes, 0));
+}
+
 void wb_bufs_poison(struct wb_ctx *c)
 {
 	wb_bufs_reset(c, 0, 0);
+	wb_bufs_clear_lab(c);
 }
 
 static const char *kind_name(const struct wb_buf *b)

@@ -25,6 +25,11 @@ void wb_bufs_upload(struct wb_ctx *c);
 /* Poison the outputs; restore the in-out buffers from their initial
  * copies, perturbed under key when perturb is set (fresh.c's rounds). */
 void wb_bufs_reset(struct wb_ctx *c, int perturb, uint64_t key);
+/* Queue the poisoning of the lab's scratch (wb_lab_scratch): before
+ * every call of the student's code. */
+void wb_bufs_clear_lab(struct wb_ctx *c);
+/* Before a checked call: wb_bufs_reset() unperturbed, and the lab's
+ * scratch poisoned. */
 void wb_bufs_poison(struct wb_ctx *c);
 /* Read outputs back; check guards (and, if asked, unchanged inputs). */
 enum wb_guard_status wb_bufs_readback(struct wb_ctx *c, int check_inputs);

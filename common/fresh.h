@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fresh.h - new inputs for every timed round (fresh.c; the perturbation
- * itself: fresh_hash.h). Runner internals: labs say how an input may be
- * perturbed through harness.h (wb_input_as(), wb_inout_as()).
+ * fresh.h - new inputs for every timed call (fresh.c; the perturbation
+ * itself: fresh_hash.h, the rotation of moved inputs: shuffle.h). Runner
+ * internals: labs say how an input may change through harness.h
+ * (wb_input_as(), wb_inout_as(), wb_input_rotated()).
  */
 #ifndef WB_FRESH_H
 #define WB_FRESH_H
@@ -11,15 +12,22 @@
 
 #include "harness.h"
 
-/* Keep device copies of the inputs as they are now; 0, or -1 when there
- * is no memory for them (rounds then reuse the inputs, and say so). */
-int wb_fresh_start(struct wb_ctx *c, uint64_t seed);
-/* Queue round r's inputs: each perturbable input from its copy. */
+/* Keep device copies of the inputs as they are now (in place where the
+ * device has no memory for one). An input the rounds could not change
+ * is a grader error (wb_die). */
+void wb_fresh_start(struct wb_ctx *c, uint64_t seed);
+/* Queue round r's inputs: each input from its copy, under r's key. */
 void wb_fresh_round(struct wb_ctx *c, uint64_t r);
-/* Queue what every call needs before it: outputs and the workspace
- * poisoned, in-out buffers restored (perturbed like the round's inputs). */
-void wb_fresh_prepare(struct wb_ctx *c);
-/* Point the host side at the round's inputs (for check()), and back. */
+/*
+ * Queue what a call of impl needs before it: outputs and the workspace
+ * poisoned, in-out buffers restored (perturbed like the call's inputs).
+ * For the student's call also the lab's scratch poisoned, and, when the
+ * lab's code (the naive, a peer) ran since the inputs were written, the
+ * inputs rewritten under a new key: no student call sees inputs the
+ * lab's code worked on.
+ */
+void wb_fresh_prepare(struct wb_ctx *c, enum wb_impl impl);
+/* Point the host side at the last call's inputs (for check()), and back. */
 void wb_fresh_host_begin(struct wb_ctx *c);
 void wb_fresh_host_end(struct wb_ctx *c);
 /* Free the copies; the buffers hold the inputs check() last saw. */

@@ -31,8 +31,8 @@
  * its .c, .cu or .h) and checks both; a new file of common/ goes on a floor
  * here.
  *
- *   floor 0 = harness workbook knobs fresh_hash rng stats check scale
- *             verdict result diag integrity rules lockdown;
+ *   floor 0 = harness workbook knobs fresh_hash shuffle rng stats check
+ *             scale verdict result diag integrity rules lockdown;
  *     what labs and exercise files see, and host code that neither calls
  *     CUDA nor ends the process (the unit tests link it alone).
  *   floor 1 = fate standalone;
@@ -63,6 +63,7 @@
 #define WB_MAX_DIMS 3
 #define WB_MAX_BENCH 3
 #define WB_MAX_RULES 4
+#define WB_MAX_LAB_SCRATCH 4
 
 /* run() returns this when the implementation asked for is not linked in. */
 #define WB_MISSING 1
@@ -198,6 +199,9 @@ struct wb_buf {
 	void *init_dev; /* in-out: a device copy of init, to restore from */
 	void *readback; /* inputs: host scratch the device copy is read into
 			 * to check it is unchanged (kept: no page faults) */
+	size_t rotate_elem; /* inputs: timed calls see it rotated by whole
+			     * elements of this many bytes (0: not moved;
+			     * wb_input_rotated) */
 	unsigned char host_locked;     /* host (outputs) is page-locked */
 	unsigned char readback_locked; /* readback is page-locked */
 };
@@ -214,6 +218,14 @@ struct wb_ctx {
 	unsigned long inputs_gen; /* new whenever the host inputs change (the
 				   * timed rounds' fresh inputs): a reference
 				   * kept between checks is keyed on it */
+	/* device memory the lab's own code writes outside the buffers
+	 * (wb_lab_scratch): overwritten before every student call */
+	struct wb_scratch_region {
+		void *dev;
+		size_t bytes;
+	} lab_scratch[WB_MAX_LAB_SCRATCH];
+	int n_lab_scratch; /* above WB_MAX_LAB_SCRATCH: the lab asked for
+			    * more (buffers.c stops with a grader error) */
 };
 
 struct wb_exercise {
@@ -276,13 +288,45 @@ void *wb_inout(struct wb_ctx *c, const char *name, size_t bytes);
  * The same, saying how each timed call may perturb the contents, so that
  * no timed call sees inputs an earlier one saw (fresh_hash.h): about half
  * the floats get their sign flipped, buffers where any value is valid get
- * any bits. Inputs declared with wb_input() stay as they are (indices,
- * counts).
+ * any bits. Inputs declared with wb_input() or wb_inout() stay as they
+ * are: only an exercise that is not timed may have them.
  */
 void *wb_input_as(struct wb_ctx *c, const char *name, size_t bytes,
 		  enum wb_fresh fresh);
 void *wb_inout_as(struct wb_ctx *c, const char *name, size_t bytes,
 		  enum wb_fresh fresh);
+/*
+ * An input whose values cannot change (counts whose distribution is the
+ * lesson, indices) but whose elements may move: any rotation of it by
+ * whole elements of elem bytes (bytes a multiple of elem) is as valid
+ * as the original, as for elements drawn independently of one another.
+ * Each timed round rotates it by a new amount (shuffle.h), so a result or
+ * a plan kept from an earlier call (a sort of the work by count), keyed
+ * by pointer or by content, is wrong. A timed exercise must declare
+ * every input with wb_input_as() or this: an input the rounds cannot
+ * change is a grader error (fresh.c).
+ */
+void *wb_input_rotated(struct wb_ctx *c, const char *name, size_t bytes,
+		       size_t elem);
+
+/*
+ * For setup(): device memory the lab's own code (its naive, its peer, a
+ * device reference) writes at this size outside the declared buffers,
+ * bytes of it from dev: the scores a naive keeps between its kernels.
+ * The student's code is not given it, but could find it; so the harness
+ * overwrites it (WB_POISON_BYTE) before every call of the student's
+ * code, checked or timed, untimed (docs/grading.md, "What your code can
+ * reach"). The memory stays the lab's, and must stay allocated until
+ * the next size is set up.
+ */
+static inline void wb_lab_scratch(struct wb_ctx *c, void *dev, size_t bytes)
+{
+	if (c->n_lab_scratch < WB_MAX_LAB_SCRATCH) {
+		c->lab_scratch[c->n_lab_scratch].dev = dev;
+		c->lab_scratch[c->n_lab_scratch].bytes = bytes;
+	}
+	c->n_lab_scratch++;
+}
 
 /* For run(): the device pointer of the i-th declared buffer. */
 static inline void *wb_dev(const struct wb_ctx *c, int i)

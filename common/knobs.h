@@ -28,8 +28,8 @@
  * the order statistics that bound the median are themselves unreliable. */
 #define WB_MIN_SAMPLES 15
 
-/* Never more than this many rounds. Odd, because sampling stops only
- * after a forward round (an odd count). */
+/* Never more than this many rounds (odd from when sampling stopped only
+ * after a forward round; each round now runs in an order of its own). */
 #define WB_MAX_SAMPLES 401
 
 /* Stop when the 95% confidence interval of the exercise's points (from

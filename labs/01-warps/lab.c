@@ -434,8 +434,11 @@ static int trip_count_setup(struct wb_ctx *c)
 				    WB_FRESH_BITS), n * sizeof(unsigned int));
 	/* Skewed: 7 in 8 light (0 to 8 rounds), the rest heavy (64 to 80),
 	 * each element independently, so nearly every warp of 32 holds a
-	 * heavy one. Zero counts (out = in) come with the light ones. */
-	cnt = wb_input(c, "cnt", n);
+	 * heavy one. Zero counts (out = in) come with the light ones.
+	 * Drawn independently, the counts stay valid rotated: each timed
+	 * round rotates them anew, so work sorted by count in one call is
+	 * wrong in the next (harness.h, wb_input_rotated). */
+	cnt = wb_input_rotated(c, "cnt", n, 1);
 	if (n <= TRIP_STRETCH) {
 		for (size_t i = 0; i < n; i++)
 			cnt[i] = trip_draw(&c->rng, kind);

@@ -395,14 +395,20 @@ static int attention_setup(struct wb_ctx *c)
 	bf16_bits *q = wb_input_as(c, "q", n * 2, WB_FRESH_BF16);
 	bf16_bits *k = wb_input_as(c, "k", n * 2, WB_FRESH_BF16);
 	bf16_bits *v = wb_input_as(c, "v", n * 2, WB_FRESH_BF16);
+	void *work;
 
 	at_fill(c, q, n, amp);
 	at_fill(c, k, n, amp);
 	at_fill(c, v, n, 1.0);
 	wb_output(c, "o", n * 2);
-	/* The eager paths' scores, allocated here so no timed call does. */
-	if (!attn_work(ATTN_WORK_BYTES(s->n[0], s->n[1])))
+	/* The eager paths' scores, allocated here so no timed call does.
+	 * The naive leaves its probabilities there: the harness poisons
+	 * them before every student call, so no call computes o = P v from
+	 * them (harness.h, wb_lab_scratch). */
+	work = attn_work(ATTN_WORK_BYTES(s->n[0], s->n[1]));
+	if (!work)
 		return -1;
+	wb_lab_scratch(c, work, ATTN_WORK_BYTES(s->n[0], s->n[1]));
 	return 0;
 }
 

@@ -2,8 +2,10 @@
 /*
  * test_plausible.c - grader/plausible.c: SUSPICIOUS scoring. A passing
  * result faster than a ceiling (bandwidth, fp32 FLOP/s, or its share of
- * the speed of light measured in the same rounds) earns nothing and shows
- * its figures; honest results, up to the ceilings, are left alone.
+ * its ideal: the speed of light measured in the same rounds, the
+ * instruction-bound ideal, what the GPU allows a peer's exercise) earns
+ * nothing and shows its figures; honest results, up to the ceilings, are
+ * left alone.
  */
 #include "unit.h"
 
@@ -271,23 +273,146 @@ static void one_shape_above_the_ceiling(void **state)
 	assert_int_equal(r.verdict, WB_V_PASS);
 }
 
-/* Only a DRAM ideal is a physical ceiling: a peer (cuBLAS) can be beaten,
- * and an instruction-bound ideal is an estimate. */
-static void share_only_judged_against_dram(void **state)
+/* A result of an instruction-bound exercise whose bytes take dram_us at
+ * the probes' rates (0: not probed). */
+static struct g_result instr_timed(double us, double dram_us,
+				   const struct g_spec *s,
+				   const struct g_device *d)
 {
-	static const char *const other[] = { "peer", "instr", "" };
+	struct g_result r = timed(us, s, d);
+
+	snprintf(r.sol, sizeof(r.sol), "instr");
+	if (dram_us > 0) {
+		r.read_bytes = 268435460;
+		r.read_gbps = r.read_bytes / dram_us / 1e3;
+	}
+	return r;
+}
+
+/*
+ * Lab 01's instruction-bound ideal (the naive's time in the same rounds
+ * over its ideal speedup) has a ceiling too, at least 125% of it (the
+ * solutions reach 91% and 102%); where its bytes allow more (trip_count's:
+ * its ideal is the lab's model of divergence, which a better-balanced
+ * kernel may beat), what they allow: an honest 138% is then left alone,
+ * and only what no DRAM could feed is not.
+ */
+static void instr_share_against_its_ceiling(void **state)
+{
 	struct g_spec s = sum_spec();
 	struct g_device d = h200();
+	struct g_result r;
+	char why[192];
+
+	(void)state;
+	d.copy_gbps = d.dram_gbps = 0; /* the bandwidth check is not this */
+	snprintf(s.ideal, sizeof(s.ideal), "instr");
+	/* Not probed: 60 / 43.5 = 138%, over the least ceiling. */
+	r = instr_timed(43.5, 0, &s, &d);
+	assert_near(g_share_ceiling(&s, &r, &d, why, sizeof(why)),
+		    PLAUSIBLE_INSTR_CEILING, 0);
+	assert_contains(why, "instruction-bound ideal");
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	assert_int_equal(r.verdict, WB_V_SUSPICIOUS);
+	assert_near(r.points, 0, 0);
+	assert_contains(r.details[0], "measured 138% of its ideal");
+	assert_contains(r.details[0], "ceiling of 125%");
+	/* 60 / 58.8 = 102%, branch's solution: left alone. */
+	r = instr_timed(58.8, 0, &s, &d);
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	/* The bytes take 37.5 us, 30 us at 125% of the probes' rate: the
+	 * ceiling is 60 / 30 = 200%, and 138% is left alone. */
+	r = instr_timed(43.5, 37.5, &s, &d);
+	assert_near(g_share_ceiling(&s, &r, &d, why, sizeof(why)), 2.0, 1e-9);
+	assert_contains(why, "its bytes at 125%");
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	/* 60 / 25 = 240%: faster than the DRAM can feed it. */
+	r = instr_timed(25, 37.5, &s, &d);
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	assert_int_equal(r.verdict, WB_V_SUSPICIOUS);
+	assert_contains(r.details[0], "ceiling of 200%");
+}
+
+/* A result of a peer's exercise: the peer (ideal) took ideal_us. */
+static struct g_result peer_timed(double us, double ideal_us,
+				  const struct g_spec *s,
+				  const struct g_device *d)
+{
+	struct g_result r = timed(us, s, d);
+
+	snprintf(r.sol, sizeof(r.sol), "peer");
+	r.t[G_IDEAL].median_us = ideal_us;
+	g_score(s, &r, d->copy_gbps, d->dram_gbps);
+	return r;
+}
+
+/*
+ * A peer can be beaten by far (lab 08's fused attention: 3x cuBLAS's eager
+ * path), so its ceiling is the GPU's: the exercise's bytes at the probes'
+ * rates (measured in the same rounds), its FLOPs at the FLOP/s ceiling.
+ */
+static void peer_share_against_what_the_gpu_allows(void **state)
+{
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+	struct g_result r;
+	char why[192];
 
 	(void)state;
 	d.copy_gbps = d.dram_gbps = 0;
-	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
-		struct g_result r = timed(30, &s, &d); /* 200% */
+	snprintf(s.ideal, sizeof(s.ideal), "peer");
+	/* No bytes probed, no FLOPs: no ceiling known, 200% passes. */
+	r = peer_timed(30, 60, &s, &d);
+	assert_near(g_share_ceiling(&s, &r, &d, why, sizeof(why)), 0, 0);
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	/* 268 MB at 4500 GB/s: 59.7 us, 47.7 us at 125%; the peer 60 us. */
+	r = peer_timed(40, 60, &s, &d);
+	r.read_bytes = 268435456;
+	r.read_gbps = 4500;
+	assert_near(g_share_ceiling(&s, &r, &d, why, sizeof(why)),
+		    60 / (268435456 / 4500.0 / 1e3 / 1.25), 1e-9);
+	assert_contains(why, "rates the probes measured");
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	assert_int_equal(r.verdict, WB_V_SUSPICIOUS);
+	assert_contains(r.details[0], "measured 150% of its ideal");
+	r = peer_timed(50, 60, &s, &d); /* 120% */
+	r.read_bytes = 268435456;
+	r.read_gbps = 4500;
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	/* hgemm 4096^3 on tensor cores against cuBLAS's 183 us: the dense
+	 * peak allows 122 us, a ceiling of 150%. */
+	s.tensor_flops = 1;
+	r = peer_timed(344, 183, &s, &d);
+	r.flops = 2.0 * 4096 * 4096 * 4096;
+	assert_near(g_share_ceiling(&s, &r, &d, why, sizeof(why)),
+		    183 / (r.flops / (1.05 * 16 * 66.9 * 1e6)), 1e-9);
+	assert_contains(why, "tensor cores' dense peak");
+	/* Fused attention at 3x the eager path is far under its ceiling. */
+	r = peer_timed(384, 1162, &s, &d);
+	r.flops = 68.7e9;
+	g_score(&s, &r, d.copy_gbps, d.dram_gbps);
+	assert_true(g_share_ceiling(&s, &r, &d, why, sizeof(why)) > 10);
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+}
 
-		snprintf(r.sol, sizeof(r.sol), "%s", other[i]);
-		assert_int_equal(g_plausible(&s, &r, &d), 0);
-		assert_int_equal(r.verdict, WB_V_PASS);
-	}
+/* Every kind of ideal has its ceiling; none without an ideal. */
+static void every_ideal_has_a_ceiling(void **state)
+{
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+	struct g_result r = timed(60, &s, &d);
+	char why[192];
+
+	(void)state;
+	assert_near(g_share_ceiling(&s, &r, &d, why, sizeof(why)),
+		    PLAUSIBLE_SHARE_CEILING, 0);
+	assert_contains(why, "speed of light");
+	r.sol[0] = '\0';
+	assert_near(g_share_ceiling(&s, &r, &d, why, sizeof(why)), 0, 0);
 }
 
 int main(void)
@@ -301,7 +426,9 @@ int main(void)
 		cmocka_unit_test(tensor_flops_against_the_tensor_peak),
 		cmocka_unit_test(share_above_the_ceiling),
 		cmocka_unit_test(one_shape_above_the_ceiling),
-		cmocka_unit_test(share_only_judged_against_dram),
+		cmocka_unit_test(instr_share_against_its_ceiling),
+		cmocka_unit_test(peer_share_against_what_the_gpu_allows),
+		cmocka_unit_test(every_ideal_has_a_ceiling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
