@@ -25,6 +25,14 @@
 #              same with pids.max and memory.max. SKIP with the reason
 #              where no sandbox can be made (the class then runs with
 #              SANDBOX=off, so that everything else is still tested)
+#   inputs     of the repository folder the sandbox shows the build inputs
+#              alone: in a course's repository folder that holds a TA's
+#              untracked note, last term's submissions and the solutions,
+#              8 files that #include them (through the include path,
+#              absolute, up from their own folder) are COMPILE ERRORs, and
+#              no file the batch writes holds a word of them; preprocessed
+#              in the sandbox by a rule with no check of its own, the same
+#              #includes find nothing, and outside it everything
 #   default    SANDBOX is required by default: with no bwrap on PATH (and
 #              with the old SANDBOX=auto) make batch stops, grades nothing
 #              and says how to install bubblewrap and how to opt out
@@ -508,6 +516,152 @@ bt_hostile_control() {
 	fi
 }
 
+# ---- inputs: of the repository, the sandbox shows the build inputs alone --
+
+# What a course keeps in its repository folder that no submission may see,
+# each with a word of its own to look for (one identifier: a compiler's
+# message and the preprocessor's output quote it whole): a TA's untracked
+# note, last term's submissions (another student's kernel), the solutions.
+bt_note=TA_NOTE_SECRET_5b1e
+bt_old=hw1_victor_kernel_a7c3
+bt_sol=SOLUTION_TEXT_9d2f
+
+# bt_snoop ID EX PATH WHY: a submission whose EX.cu is one #include of PATH
+bt_snoop() {
+	mkdir -p "$bt_r/hw2-submissions/$1/05-reduction"
+	printf '/* %s */\n#include "%s"\n' "$4" "$3" \
+		> "$bt_r/hw2-submissions/$1/05-reduction/$2.cu"
+}
+
+# bt_inputs_setup: a course's repository folder, $bt_r: the build inputs
+# (copies, their times kept, so that nothing prebuilt is out of date); a
+# TA's note; hw1-submissions/victor/ (the solutions, a kernel of victor's
+# added); solutions/ (marked); and this term's hw2-submissions/, whose four
+# students #include those by every kind of path: through the include path
+# (-Icommon, -Ilabs/<lab>), absolute, and up from the file's own folder
+# (OUT/work/<id>/src/05-reduction lies five folders below $bt_r), with no
+# link.
+bt_inputs_setup() {
+	bt_r=$bt_dir/course
+	bt_v=hw1-submissions/victor/05-reduction
+	rm -rf "$bt_r"
+	mkdir -p "$bt_r/$bt_v" "$bt_r/solutions" &&
+	cp -pR Makefile labs common grader calibrations "$bt_r/" &&
+	cp -pR solutions/05-reduction "$bt_r/solutions/" || return 1
+	echo "int $bt_sol;" >> "$bt_r/solutions/05-reduction/argmax.cu"
+	printf 'hw2 regrades: %s\n' "$bt_note" > "$bt_r/ta-notes.txt"
+	for e in sum argmax; do
+		{ cat "solutions/05-reduction/$e.cu"
+		  echo "__global__ void ${bt_old}_$e(float *x) { x[0] = 0; }"
+		} > "$bt_r/$bt_v/$e.cu"
+	done
+	bt_up=../../../../..
+	bt_snoop uma sum ../ta-notes.txt "the note, through -Icommon"
+	bt_snoop uma argmax "$bt_r/ta-notes.txt" "the note, absolute"
+	bt_snoop walt sum "$bt_up/ta-notes.txt" "the note, up from here"
+	bt_snoop walt argmax ../../solutions/05-reduction/argmax.cu \
+		"a solution, through -Ilabs/05-reduction"
+	bt_snoop xena sum "../$bt_v/sum.cu" "victor's, through -Icommon"
+	bt_snoop xena argmax "$bt_r/$bt_v/argmax.cu" "victor's, absolute"
+	bt_snoop yuri sum "$bt_up/$bt_v/sum.cu" "victor's, up from here"
+	bt_snoop yuri argmax "$bt_up/solutions/05-reduction/argmax.cu" \
+		"a solution, up from here"
+}
+
+# bt_secrets DIR...: the files under DIR that hold a secret word
+bt_secrets() {
+	grep -rlF -e "$bt_note" -e "$bt_old" -e "$bt_sol" "$@" 2> /dev/null
+}
+
+# bt_inputs_batch: the batch on hw2, in that repository, in the sandbox.
+# Each snooping file is a COMPILE ERROR whose log says its file is not
+# there (the sandbox's doing: a compile check would name the file), and
+# no file the batch wrote holds a secret word.
+bt_inputs_batch() {
+	bt_il=$LOGS/batch-inputs.log
+	bt_io=$bt_r/hw2-graded
+	"$bt_bin" --repo "$bt_r" --build "$BUILD" --objs "$B" --sm "$bt_sm" \
+		--build-only --lab 05-reduction --submissions "$bt_r/hw2-submissions" \
+		--out "$bt_io" >> "$bt_il" 2>&1
+	bt_rc=$?
+	bt_ok=1
+	for s in uma walt xena yuri; do
+		grep -q "^$s,COMPILE_ERROR,COMPILE_ERROR," "$bt_io/verdicts.csv" || bt_ok=0
+		for e in sum argmax; do
+			grep -q 'No such file or directory' \
+				"$bt_io/students/$s/logs/05-reduction/$e.log" || bt_ok=0
+		done
+	done
+	bt_leaks=$(bt_secrets "$bt_io")
+	if [ $bt_rc -eq 0 ] && [ $bt_ok = 1 ] && [ -z "$bt_leaks" ]; then
+		pass "batch/inputs: 8 files that #include a TA's note, last term's submission or a solution in the repository folder (through the include path, absolute, up from their own folder) are COMPILE ERRORs that find nothing; no report, log or gradebook holds a word of them"
+	else
+		{ echo "status $bt_rc; files holding a secret:"; echo "$bt_leaks"
+		  cat "$bt_io/verdicts.csv"; } >> "$bt_il" 2>&1
+		fail "batch/inputs: a submission's #include of the note, an old submission or a solution finds nothing" "$bt_il"
+	fi
+}
+
+# bt_inputs_pp: the sandbox alone, whatever the build rule checks. Each
+# file is preprocessed as a rule with no check of its own would (nvcc -E
+# from the repository's root, -Icommon -Ilabs/05-reduction), in the
+# sandbox, then outside, where it must find what it names (so that the
+# check is real). <scratch>/src-<id>/05-reduction/ lies five folders below
+# $bt_r, as a submission's own folder does.
+bt_inputs_pp() {
+	bt_pp=$bt_r/pp/work/probe
+	bt_pl=$LOGS/batch-inputs-pp.log
+	bt_nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+	mkdir -p "$bt_pp"
+	for s in uma walt xena yuri; do
+		cp -R "$bt_r/hw2-submissions/$s" "$bt_pp/src-$s"
+	done
+	# (its output in the scratch folder itself, the one the sandbox
+	# account may write)
+	cat > "$bt_pp/pp.sh" << 'EOF'
+for f in "$2"/src-*/05-reduction/*.cu; do
+	o=$2/$(basename "$(dirname "$(dirname "$f")")")-$(basename "$f" .cu)
+	if "$1" -E -std=c++17 -Icommon -Ilabs/05-reduction "$f" -o "$o.i" \
+		> "$o.err" 2>&1; then
+		echo "found $f"
+	else
+		echo "missing $f: $(grep -c 'No such file or directory' "$o.err")"
+	fi
+done
+EOF
+	"$bt_bin" --sandbox-exec --scratch "$bt_pp" --repo "$bt_r" --build "$BUILD" \
+		--objs "$B" --build-only --cuda "$(dirname "$(dirname "$bt_nvcc")")" \
+		-- sh "$bt_pp/pp.sh" "$bt_nvcc" "$bt_pp" > "$bt_pl" 2>&1
+	bt_leaks=$(bt_secrets "$bt_pp")
+	if [ "$(grep -c '^missing .*: [1-9]' "$bt_pl")" -eq 8 ] && [ -z "$bt_leaks" ]; then
+		pass "batch/inputs: the sandbox alone, whatever the build rule checks: the same 8 #includes, preprocessed in it with -Icommon -Ilabs/05-reduction, find no file"
+	else
+		echo "files holding a secret: $bt_leaks" >> "$bt_pl"
+		fail "batch/inputs: the sandbox alone: the 8 #includes, preprocessed in it, find no file" "$bt_pl"
+	fi
+	(cd "$bt_r" && sh "$bt_pp/pp.sh" "$bt_nvcc" "$bt_pp") > "$bt_pl.open" 2>&1
+	if [ "$(grep -c '^found ' "$bt_pl.open")" -eq 8 ] &&
+	   [ "$(bt_secrets "$bt_pp" | grep -c '\.i$')" -eq 8 ]; then
+		pass "batch/inputs: the same preprocessing outside the sandbox finds all 8, and prints the note, victor's kernel and the solution (the check above is real)"
+	else
+		fail "batch/inputs: outside the sandbox, the same 8 #includes find their files" "$bt_pl.open"
+	fi
+}
+
+bt_inputs() {
+	if [ -n "$bt_off" ]; then
+		skip "batch/inputs: the sandbox shows the repository's build inputs alone: no sandbox here ($box_why)"
+		return
+	fi
+	if ! bt_inputs_setup > "$LOGS/batch-inputs.log" 2>&1; then
+		fail "batch/inputs: a course's repository folder is made" "$LOGS/batch-inputs.log"
+		return
+	fi
+	bt_sm=$(basename "$B" | sed 's/^sm//; s/-/ /g')
+	bt_inputs_batch
+	bt_inputs_pp
+}
+
 # Every published folder is whole, and nothing half-made is left.
 bt_whole() {
 	for d in "$bt_out"/students/*; do
@@ -606,6 +760,7 @@ bt_main() {
 	bt_sandbox
 	bt_boxed=$?
 	bt_hostile
+	bt_inputs
 	bt_default
 	bt_loud
 	bt_agree

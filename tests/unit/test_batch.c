@@ -676,16 +676,20 @@ static int arg_at(const struct bt_args *a, const char *s0, const char *s1)
 
 static void test_box_argv(void **state)
 {
-	char *dir = unit_tmpdir(), hide[1200], ro[1200], scratch[1200];
+	char *dir = unit_tmpdir(), input[1200], hide[1200], other[1200];
+	char ro[1200], scratch[1200];
 	struct bt_args a;
 	struct bt_box b;
-	int repo, tmpfs, robind, bind, sep, init;
+	int labs, tmpfs, robind, bind, sep, init;
 
 	(void)state;
-	snprintf(hide, sizeof(hide), "%s/solutions", dir);
+	snprintf(input, sizeof(input), "%s/labs", dir);
+	snprintf(hide, sizeof(hide), "%s/labs/out", dir);
+	snprintf(other, sizeof(other), "%s/subs", dir);
 	snprintf(ro, sizeof(ro), "%s/build/sm90/lab", dir);
-	snprintf(scratch, sizeof(scratch), "%s/out/work/alice", dir);
+	snprintf(scratch, sizeof(scratch), "%s/labs/out/work/alice", dir);
 	bt_mkdirs(hide);
+	bt_mkdirs(other);
 	memset(&b, 0, sizeof(b));
 	b.bwrap = "/usr/bin/bwrap";
 	b.kind = BT_BOX_USERNS;
@@ -694,7 +698,9 @@ static void test_box_argv(void **state)
 	b.nproc = 99;
 	b.mem = 1 << 30;
 	b.repo = dir;
+	b.input[b.ninput++] = input;
 	b.hide[b.nhide++] = hide;
+	b.hide[b.nhide++] = other;
 	b.hide[b.nhide++] = "/no/such/folder";
 	b.ro[b.nro++] = ro;
 	b.scratch = scratch;
@@ -724,14 +730,19 @@ static void test_box_argv(void **state)
 	/* The folders above a mount point are made open first. */
 	assert_true(arg_at(&a, "--dir", "/etc") > 0);
 	assert_true(arg_at(&a, "--dir", dir) < arg_at(&a, "--ro-bind", ro));
-	/* The repository, then what it hides, then the objects, then the
-	 * scratch folder: a later mount covers an earlier one. */
-	repo = arg_at(&a, "--ro-bind", dir);
+	/* Of the repository, its inputs alone: the folder is bwrap's own. */
+	assert_int_equal(arg_at(&a, "--ro-bind", dir), -1);
+	assert_true(arg_at(&a, "--dir", dir) > 0);
+	/* The inputs, then what lies in them to hide (a folder in none is
+	 * not there to hide), then the objects, then the scratch folder: a
+	 * later mount covers an earlier one. */
+	labs = arg_at(&a, "--ro-bind", input);
 	tmpfs = arg_at(&a, "--tmpfs", hide);
 	robind = arg_at(&a, "--ro-bind", ro);
 	bind = arg_at(&a, "--bind", scratch);
-	assert_true(repo > 0 && repo < tmpfs && tmpfs < robind && robind < bind);
-	assert_true(arg_at(&a, "--tmpfs", "/tmp") < repo);
+	assert_true(labs > 0 && labs < tmpfs && tmpfs < robind && robind < bind);
+	assert_int_equal(arg_at(&a, NULL, other), -1);
+	assert_true(arg_at(&a, "--tmpfs", "/tmp") < labs);
 	assert_true(arg_at(&a, "--ro-bind", "/b/batch") > 0);
 	/* After bwrap's "--": the limits, then the command's "--". */
 	sep = arg_at(&a, "--", "/b/batch");

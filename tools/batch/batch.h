@@ -7,7 +7,8 @@
  * The batch never grades anything itself. For each submission it runs
  * `make runners` (the submission's files as SRC, its own build folder)
  * and then the grader, both inside a bubblewrap sandbox that sees the
- * toolkit, the labs and that submission's scratch folder, and nothing
+ * toolkit, the repository's build inputs (an allowlist, sandbox.c), the
+ * prebuilt objects and that submission's scratch folder, and nothing
  * else. It only decides what goes where, when, and what the results add
  * up to.
  */
@@ -230,12 +231,17 @@ struct bt_box {
 	long nproc;                /* RLIMIT_NPROC, and pids.max */
 	long long mem;             /* memory.max, else RLIMIT_DATA (0: none) */
 	const char *cgroup;        /* a delegated cgroup v2 folder, or NULL */
-	const char *repo;          /* read-only, less what hide[] covers */
+	const char *repo;          /* where commands start (--chdir); not
+				    * bound itself: of it, input[] alone */
+	const char *input[8];      /* read-only, bound first: the repository's
+				    * build inputs (bt_conf_box's allowlist) */
+	int ninput;
+	const char *hide[12];      /* folders covered by an empty tmpfs, where
+				    * they lie inside an input[] */
+	int nhide;
 	const char *ro[12];        /* read-only paths bound after the hiding
 				    * (the objects and tools in the build) */
 	int nro;
-	const char *hide[12];      /* folders covered by an empty tmpfs */
-	int nhide;
 	const char *scratch;       /* the one writable folder */
 	int gpu;                   /* /dev/nvidia* and /sys */
 	int gpu_minor;             /* only /dev/nvidia<N> of the GPUs; -1:

@@ -8,10 +8,12 @@
  *   /usr (and /bin, /lib... as on the host), a few files of /etc (users,
  *   the dynamic linker's cache, alternatives), a fresh /proc and /dev,
  *   read-only;
- *   the repository, read-only, less solutions/, tests/ (its ladder holds
- *   partial solutions), .git, dist/ (the instructor tarball) and the
- *   build folder, each covered by an empty tmpfs;
- *   the prebuilt lab objects, harness, grader and devinfo, read-only;
+ *   of the repository, only its build inputs (repo_inputs[] below: the
+ *   Makefile, labs/, common/, grader/, calibrations/), read-only: not
+ *   solutions/, tests/, .git, docs/, tools/, nor anything else a course
+ *   keeps in that folder (a TA's notes, last term's submissions);
+ *   the prebuilt lab objects, harness, staged headers, grader and
+ *   devinfo, read-only;
  *   its own scratch folder, the only place it can write (TMPDIR and HOME
  *   point there too); /tmp is empty and read-only;
  *   for GPU runs: /dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia-uvm-tools,
@@ -24,9 +26,9 @@
  * sandbox account (SANDBOX_USER, default nobody). It has no network (a
  * network namespace with only a loopback of its own), its own process,
  * IPC and host-name namespaces, no capabilities, and it dies with the
- * batch. The batch's output folder and the submissions folder are
- * covered by empty tmpfs mounts too, in case they lie inside one of the
- * paths above.
+ * batch. The build folder, the batch's output folder and the submissions
+ * folder are covered by empty tmpfs mounts where they lie inside one of
+ * the build inputs.
  *
  * Limits: RLIMIT_NPROC, set inside the sandbox's own user namespace, where
  * the kernel counts its processes alone (without one, the account's over
@@ -273,6 +275,21 @@ static void ro_bind(struct bt_args *a, const char *path)
 	add3(a, "--ro-bind", path, path);
 }
 
+/*
+ * Is hide[i] a folder to cover? Only one inside a bound input shows at
+ * all; and a tmpfs needs a folder to cover: one that is not there has
+ * nothing to hide either.
+ */
+static int to_hide(const struct bt_box *b, int i)
+{
+	if (!bt_is_dir(b->hide[i]))
+		return 0;
+	for (int j = 0; j < b->ninput; j++)
+		if (bt_path_inside(b->hide[i], b->input[j]))
+			return 1;
+	return 0;
+}
+
 static void mounts(const struct bt_box *b, struct bt_args *a)
 {
 	/* Mount order matters: a later mount covers an earlier one. */
@@ -283,11 +300,14 @@ static void mounts(const struct bt_box *b, struct bt_args *a)
 	add3(a, "--dev", "/dev", NULL);
 	if (b->gpu)
 		gpu_binds(a, b->devdir ? b->devdir : "/dev", b->gpu_minor);
-	ro_bind(a, b->repo);
+	/* The repository is a folder of bwrap's own, holding the build
+	 * inputs alone. */
+	open_parents(a, b->repo);
+	add3(a, "--dir", b->repo, NULL);
+	for (int i = 0; i < b->ninput; i++)
+		ro_bind(a, b->input[i]);
 	for (int i = 0; i < b->nhide; i++) {
-		/* A tmpfs needs a folder to cover: one that is not there
-		 * inside a read-only mount has nothing to hide either. */
-		if (!bt_is_dir(b->hide[i]))
+		if (!to_hide(b, i))
 			continue;
 		open_parents(a, b->hide[i]);
 		add3(a, "--tmpfs", b->hide[i], NULL);
@@ -301,7 +321,7 @@ static void mounts(const struct bt_box *b, struct bt_args *a)
 	 * made; from here on only the scratch folder is. */
 	add3(a, "--remount-ro", "/tmp", NULL);
 	for (int i = 0; i < b->nhide; i++)
-		if (bt_is_dir(b->hide[i]))
+		if (to_hide(b, i))
 			add3(a, "--remount-ro", b->hide[i], NULL);
 	add3(a, "--remount-ro", "/", NULL);
 	add3(a, "--chdir", b->repo, NULL);
@@ -595,8 +615,50 @@ int bt_gpu_minor(const char *procdir, const char *uuid)
 
 /* ---- the box of one of the batch's commands ------------------------- */
 
-/* What of the repository a submission must not see. */
-static const char *const secret[] = { "solutions", "tests", ".git", "dist" };
+/*
+ * The repository's build inputs: all that a sandbox sees of the repository
+ * folder, an allowlist. What `make runners` and the grader read there, and
+ * why:
+ */
+static const char *const repo_inputs[] = {
+	/* The rules every submission is built by (make -C repo runners). */
+	"Makefile",
+	/* Each lab's lab.mk, which the Makefile includes; its public headers,
+	 * a submission's include path; and what the grader reads (--labs):
+	 * each lab's table, and the skeletons that stand in for a file not
+	 * handed in (the Gradescope autograder's SRC="sub labs"). */
+	"labs",
+	/* The workbook headers the labs' headers include. */
+	"common",
+	/* The scripts each exercise's build runs (inspect.sh, build.sh). */
+	"grader",
+	/* The grader's --calibrations: the grading GPU's, if the course has
+	 * one (make calibrate). */
+	"calibrations",
+};
+/*
+ * Nothing else of it exists inside: not solutions/, tests/ (its ladder
+ * holds partial solutions), .git, docs/, tools/, dist/ or the build
+ * folder (of which the prebuilt objects alone, bound below), nor whatever
+ * a course keeps there: a TA's untracked notes, last term's submissions.
+ * A compile that #includes one of them, by any path, finds nothing.
+ */
+#define BT_NINPUTS (sizeof(repo_inputs) / sizeof(repo_inputs[0]))
+_Static_assert(BT_NINPUTS <= sizeof(((struct bt_box *)0)->input) /
+	       sizeof(((struct bt_box *)0)->input[0]),
+	       "struct bt_box's input[] holds every build input");
+
+/* The build inputs the repository has (where c->repo is). */
+static void bind_inputs(const struct bt_conf *c, struct bt_box *b)
+{
+	static char path[BT_NINPUTS][BT_PATH];
+
+	for (size_t i = 0; i < BT_NINPUTS; i++) {
+		bt_fmt(path[i], sizeof(path[i]), "%s/%s", c->repo, repo_inputs[i]);
+		if (access(path[i], F_OK) == 0)
+			b->input[b->ninput++] = path[i];
+	}
+}
 
 /* The scratch folder and its tmp/, the sandbox account's to write. */
 static int own_scratch_dir(const struct bt_conf *c, const char *scratch)
@@ -621,8 +683,8 @@ static int own_scratch_dir(const struct bt_conf *c, const char *scratch)
 int bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
 		struct bt_box *b)
 {
-	static char lab[BT_PATH], common[BT_PATH], path[BT_PATH + 64];
-	static char hidden[4][BT_PATH];
+	static char lab[BT_PATH], common[BT_PATH], include[BT_PATH];
+	static char path[BT_PATH + 64];
 
 	memset(b, 0, sizeof(*b));
 	b->bwrap = c->sandboxed ? c->bwrap : NULL;
@@ -634,17 +696,25 @@ int bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
 	b->mem = c->mem;
 	b->cgroup = c->cgroup[0] ? c->cgroup : NULL;
 	b->repo = c->repo;
-	for (int i = 0; i < 4; i++) {
-		bt_fmt(hidden[i], sizeof(hidden[i]), "%s/%s", c->repo, secret[i]);
-		b->hide[b->nhide++] = hidden[i];
-	}
+	bind_inputs(c, b);
+	/* The batch's own folders, in case one lies inside an input. */
 	b->hide[b->nhide++] = c->build;
+	if (c->out[0])
+		b->hide[b->nhide++] = c->out;
+	if (c->subs[0])
+		b->hide[b->nhide++] = c->subs;
+	/* Of the build folder: the labs' objects and the harness, which
+	 * every runner links; each lab's staged public headers (grader/
+	 * build.sh --stage), a submission's include path. */
 	bt_fmt(lab, sizeof(lab), "%s/lab", c->objs);
 	bt_fmt(common, sizeof(common), "%s/common", c->objs);
+	bt_fmt(include, sizeof(include), "%s/include", c->objs);
 	if (bt_is_dir(lab))
 		b->ro[b->nro++] = lab;
 	if (bt_is_dir(common))
 		b->ro[b->nro++] = common;
+	if (bt_is_dir(include))
+		b->ro[b->nro++] = include;
 	b->ro[b->nro++] = c->grader;
 	if (!c->build_only)
 		b->ro[b->nro++] = c->devinfo;
@@ -652,10 +722,6 @@ int bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
 		b->ro[b->nro++] = c->course;
 	if (c->cuda[0] && !bt_path_inside(c->cuda, "/usr"))
 		b->ro[b->nro++] = c->cuda;
-	if (c->out[0])
-		b->hide[b->nhide++] = c->out;
-	if (c->subs[0])
-		b->hide[b->nhide++] = c->subs;
 	b->scratch = scratch;
 	b->gpu = gpu >= 0;
 	b->gpu_minor = gpu >= 0 ? c->gpu_minor[gpu] : -1;
