@@ -19,7 +19,13 @@
 #               left open stops make handout), and the unpacked tarball
 #               builds and passes make test (unit, build: its docs name
 #               only files and make commands it has) with what needs
-#               solutions/ skipped.
+#               solutions/ skipped. No answer key (lab.mk's ANSWERS) in
+#               it, nor its code, nor a definition of its functions (and
+#               the check catches each), the worked cases current; there,
+#               without the keys, the host exercises' solutions PASS and
+#               their broken cases are WRONG, as in the instructor's copy:
+#               graded on the CPU (tests/handout/host-grade.c), built by
+#               make check, and graded for real where there is a GPU.
 #   gradescope  make gradescope-bundle, unpacked as Gradescope does;
 #               setup.sh, then run_autograder on a submission with a
 #               solution, a compile error and stray files: build-only
@@ -298,6 +304,10 @@ section_handout() {
 	handout_leak "$dir" "$h"
 	handout_tracked "$dir" "$h"
 	handout_builds "$dir" "$h"
+	handout_answers "$dir" "$h"
+	handout_answers_leak "$dir" "$h"
+	handout_host_grades "$dir" "$h"
+	handout_host_built "$dir" "$h"
 }
 
 # In a small git repository of its own: an untracked grades file and TA
@@ -309,8 +319,8 @@ handout_tracked() {
 	log=$1/tracked.log
 	rm -rf "$g"
 	mkdir -p "$g/tools" "$g/labs/05-x" "$g/solutions/05-x" "$g/tests/profile"
-	cp tools/handout.sh tools/handout-check.sh tools/handout-README.md \
-		tools/handout.exclude "$g/tools/"
+	cp tools/handout.sh tools/handout-check.sh tools/handout-answers.sh \
+		tools/handout-README.md tools/handout.exclude "$g/tools/"
 	for i in 1 2 3 4 5 6 7 8 9; do
 		echo "float distinctive_solution_line_$i = compute_something_long($i);"
 	done > "$g/solutions/05-x/a.cu"
@@ -371,7 +381,8 @@ handout_docs() {
 	# A marker left open: make handout refuses, and writes no tarball.
 	bad=$1/badmark
 	mkdir -p "$bad/tools"
-	cp tools/handout.sh tools/handout-README.md "$bad/tools/"
+	cp tools/handout.sh tools/handout-answers.sh tools/handout-README.md \
+		"$bad/tools/"
 	printf 'labs/\n' > "$bad/tools/handout.exclude"
 	printf '# doc\n\n<!-- instructor -->\nsecret\n' > "$bad/doc.md"
 	(cd "$bad" && GIT_DIR=/nonexistent sh tools/handout.sh out) > "$1/badmark.log" 2>&1
@@ -437,6 +448,269 @@ handout_builds() {
 		pass "handout/the unpacked handout builds and passes make test without solutions/, its docs naming only what it has"
 	else
 		fail "handout/the unpacked handout builds and passes make test (status $rc)" "$1/test.log"
+	fi
+}
+
+# ---- handout: the answer keys --------------------------------------------------
+# A lab.mk's ANSWERS names its answer key: the rule its host exercise is
+# graded against, left out of the handout (tools/handout-answers.sh).
+# There the exercise is graded by the worked cases (labs/<lab>/<ex>_worked.h)
+# and properties instead; these tests hold both copies to the same verdicts.
+
+# "lab exercise" of each host exercise graded by an answer key: one per
+# worked-cases header of a lab that declares a key.
+answer_exercises() {
+	sh tools/handout-answers.sh list | while read -r key; do
+		lab=$(basename "$(dirname "$key")")
+		for w in "labs/$lab"/*_worked.h; do
+			[ -f "$w" ] && echo "$lab $(basename "$w" _worked.h)"
+		done
+	done | sort -u
+}
+
+# No key in the handout, nor a definition of its functions; the
+# instructor tarball has them; the worked cases are the keys' answers.
+handout_answers() {
+	root=$1/x/$2
+	keys=$(sh tools/handout-answers.sh list 2> "$1/keys.log")
+	n=$(printf '%s\n' "$keys" | grep -c .)
+	tar -tzf "$1/dist/cuda-workbook-instructor.tar.gz" > "$1/instructor.list"
+	missing=
+	for k in $keys; do
+		[ ! -e "$root/$k" ] || missing="$missing shipped:$k"
+		grep -qx "cuda-workbook-instructor/$k" "$1/instructor.list" ||
+			missing="$missing not-in-instructor-tarball:$k"
+	done
+	if [ "$n" -gt 0 ] && [ -z "$missing" ] &&
+	   sh tools/handout-answers.sh check "$root" . >> "$1/keys.log" 2>&1; then
+		pass "handout/none of the $n answer keys (lab.mk's ANSWERS) ships, nor a definition of their functions; the instructor tarball has them"
+	else
+		echo "$n keys;$missing" >> "$1/keys.log"
+		fail "handout/no answer key in the handout" "$1/keys.log"
+	fi
+	if CC=${CC:-cc} CUDA_HOME=$(cuda_home) sh tools/worked-cases.sh --check \
+		> "$1/worked.log" 2>&1; then
+		pass "handout/the worked cases the handout grades with are the answer keys' answers (tools/worked-cases.sh --check)"
+	else
+		fail "handout/the worked cases are the answer keys' answers" "$1/worked.log"
+	fi
+}
+
+# The check has teeth: each key put back at its place, its rule pasted
+# under another name into the lab's README, and its function defined in
+# a note, must each be caught.
+handout_answers_leak() {
+	leak=$1/keys-leak
+	rm -rf "$leak"
+	cp -R "$1/x/$2" "$leak"
+	n=0
+	for k in $(sh tools/handout-answers.sh list); do
+		lab=$(dirname "$k")
+		cp "$k" "$leak/$k"
+		for f in $(sh tools/handout-answers.sh defs "$k"); do
+			sed -n "/^[a-z].*[ *]$f(/,/^}/p" "$k" |
+				sed "s/$f(/renamed_$n(/" >> "$leak/$lab/README.md"
+			printf 'int %s(void)\n{\n\treturn 0;\n}\n' "$f" > "$leak/$lab/notes-$f.txt"
+		done
+		n=$((n + 1))
+	done
+	sh tools/handout-check.sh "$leak" solutions > "$1/keys-leak.log" 2>&1
+	rc=$?
+	at=$(grep -c 'an answer key (its lab.mk' "$1/keys-leak.log")
+	pasted=$(grep -c 'README.md: holds .* of .*answers' "$1/keys-leak.log")
+	defined=$(grep -c 'notes-.*\.txt: defines' "$1/keys-leak.log")
+	if [ "$rc" -eq 1 ] && [ "$n" -gt 0 ] && [ "$at" -eq "$n" ] &&
+	   [ "$pasted" -ge "$n" ] && [ "$defined" -ge "$n" ]; then
+		pass "handout/the check catches each of $n answer keys at its place, its rule pasted renamed into a README, its function defined in a note"
+	else
+		echo "status $rc; $n keys: $at at their place, $pasted pasted, $defined defined caught" >> "$1/keys-leak.log"
+		fail "handout/the check catches the answer keys" "$1/keys-leak.log"
+	fi
+}
+
+# PATH, absolute (the handout's make runs in another folder).
+absolute() {
+	case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac
+}
+
+# The CUDA Toolkit's folder, from NVCC (the labs' headers include its
+# cuda_runtime.h, for the types).
+cuda_home() {
+	nv=$(command -v "${NVCC:-nvcc}" 2> /dev/null)
+	if [ -n "$nv" ]; then
+		(cd "$(dirname "$nv")/.." && pwd)
+	else
+		echo "${CUDA_HOME:-/usr/local/cuda}"
+	fi
+}
+
+# host_grader TREE LAB OUT KEY: OUT/objs, the objects of
+# tests/handout/host-grade.c linked with TREE's lab (its lab.c weakened)
+# and, KEY=1, the lab's answer key.
+# shellcheck disable=SC2086 # $cflags: several flags, on purpose
+host_grader() {
+	inc="-I$(cuda_home)/include -I$1/common -I$1/labs/$2"
+	cflags="-std=c11 -O2 -D_POSIX_C_SOURCE=200809L $inc"
+	mkdir -p "$3"
+	${CC:-cc} $cflags -c "$1/labs/$2/lab.c" -o "$3/lab.o" &&
+	objcopy --weaken "$3/lab.o" "$3/lab.weak.o" &&
+	${CC:-cc} $cflags -c "$1/common/rng.c" -o "$3/rng.o" &&
+	${CC:-cc} $cflags -c tests/handout/host-grade.c -o "$3/host-grade.o" ||
+		return 1
+	objs="$3/host-grade.o $3/lab.weak.o $3/rng.o"
+	if [ "$4" = 1 ]; then
+		for k in $(sh tools/handout-answers.sh list "$1" | grep "^labs/$2/"); do
+			${CC:-cc} $cflags -c "$1/$k" -o "$3/key-$(basename "$k").o" ||
+				return 1
+			objs="$objs $3/key-$(basename "$k").o"
+		done
+	fi
+	echo "$objs" > "$3/objs"
+}
+
+# host_grade TREE LAB EX FILE OUT: the verdict host-grade gives FILE.
+# shellcheck disable=SC2046 # OUT/objs: one object a word, on purpose
+host_grade() {
+	o=$5/$(echo "$4" | tr '/' '_').o
+	${CXX:-g++} -x c++ -std=c++17 -O2 -I"$(cuda_home)/include" -I"$1/common" \
+		-I"$1/labs/$2" -c "$4" -o "$o" >> "$5/build.log" 2>&1 &&
+	${CXX:-g++} -o "$5/grade" $(cat "$5/objs") "$o" -lm >> "$5/build.log" 2>&1 ||
+		{ echo BUILD-FAILED; return; }
+	"$5/grade" "$3" > "$o.log" 2>&1
+	tail -n 1 "$o.log" | awk '{ print $2 }'
+}
+
+# The submissions to grade for LAB EX, with the verdict each must get:
+# its solution PASS, each broken case that expects it WRONG.
+host_cases() {
+	echo "solutions/$1/$2.cu PASS"
+	for e in tests/broken/*/expect; do
+		d=$(dirname "$e")
+		[ -f "$d/$1/$2.cu" ] && grep -qx "$1/$2 WRONG" "$e" &&
+			echo "$d/$1/$2.cu WRONG"
+	done
+}
+
+# host_verdicts TREE KEY TAG LOG: grade every host case in TREE, with
+# (KEY=1) or without its answer keys; "N M" (cases, wrong verdicts).
+host_verdicts() {
+	cases=0 bad=0
+	answer_exercises > "$4.ex"
+	while read -r lab ex; do
+		out=$LOGS/handout/host-$3/$lab
+		rm -rf "$out"
+		if ! host_grader "$1" "$lab" "$out" "$2" >> "$4" 2>&1; then
+			echo "$lab: host-grade did not build" >> "$4"
+			bad=$((bad + 1))
+			continue
+		fi
+		host_cases "$lab" "$ex" > "$out/cases"
+		while read -r file want; do
+			got=$(host_grade "$1" "$lab" "$ex" "$file" "$out")
+			cases=$((cases + 1))
+			[ "$got" = "$want" ] && continue
+			bad=$((bad + 1))
+			echo "$3: $file: got ${got:-nothing}, expected $want" >> "$4"
+		done < "$out/cases"
+	done < "$4.ex"
+	echo "$cases $bad"
+}
+
+# Graded on the CPU, with no GPU: in the handout (no keys: the worked
+# cases and the properties judge) and in the instructor's copy (the keys
+# judge), the host exercises' solutions PASS and their broken cases are
+# WRONG. A check that cannot fail proves nothing: the broken cases are
+# the ones tests/broken/ keeps for these exercises.
+handout_host_grades() {
+	log=$1/host.log
+	: > "$log"
+	if ! command -v objcopy > /dev/null || ! command -v "${CXX:-g++}" > /dev/null; then
+		skip "handout/host exercises graded on the CPU: needs objcopy and ${CXX:-g++}"
+		return
+	fi
+	set -- "$1" "$2" "$(host_verdicts "$1/x/$2" 0 handout "$log")" \
+		"$(host_verdicts . 1 instructor "$log")"
+	n=$(answer_exercises | wc -l | tr -d ' ')
+	if [ "$n" -gt 0 ] && [ "${3% *}" -gt "$n" ] && [ "${3#* }" -eq 0 ] &&
+	   [ "${4% *}" = "${3% *}" ] && [ "${4#* }" -eq 0 ]; then
+		pass "handout/without the answer keys, as with them, the $n host exercises' solutions PASS and their $((${3% *} - n)) broken cases are WRONG (graded on the CPU: tests/handout/host-grade.c)"
+	else
+		echo "handout: $3, instructor: $4 (cases, wrong verdicts)" >> "$log"
+		fail "handout/the host exercises get the same verdicts without the answer keys" "$log"
+	fi
+}
+
+# In the handout, with its own make (its build from handout_builds): the
+# host exercises' solutions, copied over the skeletons, build and link
+# without the keys (make check: BUILT). Their verdicts need the runner,
+# which needs a GPU: graded for real where there is one, else the CPU
+# grading above stands for them.
+handout_host_built() {
+	root=$1/x/$2
+	sub=$(absolute "$1/host-src")
+	rm -rf "$sub"
+	answer_exercises > "$1/host.ex"
+	mk=${MAKE%% *}
+	rc=0
+	: > "$1/host-built.log"
+	while read -r lab ex; do
+		mkdir -p "$sub/$lab"
+		cp "solutions/$lab/$ex.cu" "$sub/$lab/"
+		(cd "$root" && unset MFLAGS MAKELEVEL MAKE BUILD B GRADER DEVINFO &&
+			$mk --no-print-directory check SRC="$sub labs" LAB="$lab" \
+				EX="$ex" BUILD="$PWD/build") > "$1/host-built-$ex.log" 2>&1 ||
+			rc=$?
+		cat "$1/host-built-$ex.log" >> "$1/host-built.log"
+	done < "$1/host.ex"
+	bad=$(while read -r lab ex; do
+		host_built_row "$1/host-built-$ex.log" "$ex" || echo "$lab/$ex"
+	done < "$1/host.ex")
+	if [ "$rc" -eq 0 ] && [ -s "$1/host.ex" ] && [ -z "$bad" ]; then
+		pass "handout/its make check builds the host exercises' solutions without the answer keys: BUILT (no GPU here decides their verdicts)"
+	else
+		echo "status $rc; not BUILT: $bad" >> "$1/host-built.log"
+		fail "handout/the host exercises' solutions build in the handout" "$1/host-built.log"
+	fi
+	handout_host_gpu "$1" "$2"
+}
+
+# host_built_row LOG EX: LOG's table has a row for exercise EX, BUILT.
+host_built_row() {
+	grep -Eq "^[0-9]+-[a-z0-9_-]+/$2 +BUILT( |\$)" "$1"
+}
+
+# With a GPU, in the handout: each host exercise's solution PASSes and
+# each of its broken cases is WRONG, graded by the handout's make grade.
+handout_host_gpu() {
+	root=$1/x/$2
+	why=$("$DEVINFO" --check 2>&1)
+	if [ $? -ne 0 ]; then
+		skip "handout/the host exercises graded on a GPU without the answer keys: ${why:-no usable GPU}"
+		return
+	fi
+	mk=${MAKE%% *}
+	log=$1/host-gpu.log
+	: > "$log"
+	bad=0 n=0
+	while read -r lab ex; do
+		host_cases "$lab" "$ex" | while read -r file want; do
+			src=$(absolute "$(dirname "$(dirname "$file")")")
+			rm -f "$root/build/host.tsv"
+			(cd "$root" && unset MFLAGS MAKELEVEL MAKE BUILD B GRADER DEVINFO &&
+				$mk --no-print-directory grade SRC="$src labs" LAB="$lab" \
+					EX="$ex" BUILD="$PWD/build" TSV="$PWD/build/host.tsv" \
+					HISTORY= TIMEOUT=30) >> "$log" 2>&1
+			got=$(verdict_of "$root/build/host.tsv" "$lab" "$ex")
+			[ "$got" = "$want" ] ||
+				echo "MISMATCH $file: got ${got:-nothing}, expected $want" >> "$log"
+		done
+		n=$((n + 1))
+	done < "$1/host.ex"
+	grep -q '^MISMATCH' "$log" && bad=1
+	if [ "$bad" -eq 0 ] && [ "$n" -gt 0 ]; then
+		pass "handout/on this GPU, without the answer keys, the $n host exercises' solutions PASS and their broken cases are WRONG"
+	else
+		fail "handout/the host exercises graded on a GPU without the answer keys" "$log"
 	fi
 }
 

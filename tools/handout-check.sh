@@ -1,13 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# tools/handout-check.sh HANDOUT SOLUTIONS - does HANDOUT hold solution code?
+# tools/handout-check.sh HANDOUT SOLUTIONS [ROOT] - does HANDOUT hold
+# solution code, or an answer key?
 #
 # Fails (exit 1, naming each file) when HANDOUT has a solutions/ folder, or
 # when any text file in it, wherever it lies and whatever its name, holds
 # a large share of the distinctive code lines of a file under SOLUTIONS: a
 # solution copied over a skeleton by mistake, pasted into another file, or
 # reformatted on the way.
+#
+# The same for the labs' answer keys: the files of ROOT's labs (default:
+# the folder SOLUTIONS is in, the instructor's copy) that a lab.mk names
+# in ANSWERS, the rules the host exercises are graded against, which
+# compute what those exercises ask (tools/handout-answers.sh). HANDOUT
+# fails when it holds one at its place, when any of its text files
+# defines a function one defines, or holds a large share of one's
+# distinctive code lines (counted among the keys, as below).
 #
 # How: both sides are normalised (comments dropped, all white space
 # removed), and lines shorter than MIN_CHARS after that are ignored, as are
@@ -26,8 +35,8 @@
 # a solution copied over it is caught anyway (it no longer calls WB_TODO,
 # and make test expects every skeleton to be SKELETON).
 #
-# Paths must not contain newlines. Exit 0: clean; 1: solution code found;
-# 2: bad arguments.
+# Paths must not contain newlines. Exit 0: clean; 1: solution code or an
+# answer key found; 2: bad arguments, or a lab.mk names a key it lacks.
 
 set -u -f
 MIN_CHARS=${MIN_CHARS:-16}
@@ -39,8 +48,9 @@ handout=${1:-}
 solutions=${2:-}
 handout=${handout%/}
 solutions=${solutions%/}
-if [ ! -d "$handout" ] || [ ! -d "$solutions" ]; then
-	echo "usage: $0 HANDOUT-FOLDER SOLUTIONS-FOLDER" >&2
+root=${3:-$(dirname "$solutions")}
+if [ ! -d "$handout" ] || [ ! -d "$solutions" ] || [ ! -d "$root" ]; then
+	echo "usage: $0 HANDOUT-FOLDER SOLUTIONS-FOLDER [ROOT]" >&2
 	exit 2
 fi
 bad=0
@@ -51,6 +61,16 @@ fi
 
 nl='
 '
+# The answer keys: none at their place, no definition of their functions.
+sh "$(dirname "$0")/handout-answers.sh" check "$handout" "$root"
+case $? in
+0) ;;
+1) bad=1 ;;
+*) exit 2 ;;
+esac
+keys=$(sh "$(dirname "$0")/handout-answers.sh" list "$root") || exit 2
+[ -z "$keys" ] || keys=$(printf '%s\n' "$keys" | sed "s|^|$root/|")
+
 IFS=$nl
 sols=$(find "$solutions" -type f \( -name '*.cu' -o -name '*.cuh' -o -name '*.c' -o -name '*.h' \) | sort)
 files=$(find "$handout" -type f | sort | while read -r f; do
@@ -58,7 +78,6 @@ files=$(find "$handout" -type f | sort | while read -r f; do
 done)
 [ -n "$sols" ] || { echo "no solution files under $solutions" >&2; exit 2; }
 [ -n "$files" ] || { echo "$handout: no text files to check" >&2; exit 2; }
-nsol=$(printf '%s\n' "$sols" | wc -l)
 
 # "skeleton<TAB>solution" for every SHIPS_CODE exercise of the handout's labs
 ships=$(find "$handout/labs" -mindepth 2 -maxdepth 2 -name lab.mk 2>/dev/null |
@@ -71,9 +90,14 @@ ships=$(find "$handout/labs" -mindepth 2 -maxdepth 2 -name lab.mk 2>/dev/null |
 		done
 	done)
 
-# shellcheck disable=SC2086 # split on newlines on purpose (IFS above)
-awk -v nsol="$nsol" -v min_chars="$MIN_CHARS" -v min_lines="$MIN_LINES" \
-    -v share="$SHARE" -v abs_lines="$ABS_LINES" -v ships="$ships" '
+# holds SOLS SHIPS: does a file of HANDOUT hold a large share of the
+# distinctive lines of one of SOLS (a newline list), but for the pairs of
+# SHIPS? Prints each; status 1 if any.
+holds() {
+	nsol=$(printf '%s\n' "$1" | wc -l)
+	# shellcheck disable=SC2086 # split on newlines on purpose (IFS above)
+	awk -v nsol="$nsol" -v min_chars="$MIN_CHARS" -v min_lines="$MIN_LINES" \
+	    -v share="$SHARE" -v abs_lines="$ABS_LINES" -v ships="$2" '
 BEGIN {
 	n = split(ships, pair, "\n")
 	for (i = 1; i <= n; i++)
@@ -146,5 +170,11 @@ END {
 		}
 	}
 	exit found
-}' $sols $files || bad=1
+}' $1 $files
+}
+
+holds "$sols" "$ships" || bad=1
+# An answer key's lines are counted among the keys: a line a solution
+# shares with it (the same loop over the lanes) still counts.
+[ -z "$keys" ] || holds "$keys" "" || bad=1
 exit $bad

@@ -6,7 +6,12 @@
 #
 #   DIST/cuda-workbook-handout/             the workbook minus what
 #   DIST/cuda-workbook-handout.tar.gz       tools/handout.exclude lists
+#                                           and the labs' answer keys
 #   DIST/cuda-workbook-instructor.tar.gz    the whole workbook
+#
+# The answer keys are the files each lab.mk names in ANSWERS (the rules
+# its host exercises are graded against: tools/handout-answers.sh): they
+# never ship, whether or not tools/handout.exclude lists them.
 #
 # The files are those git tracks (git ls-files: a grades file or notes
 # left in the working tree, not added, never ship), or, out of a git
@@ -20,6 +25,8 @@
 # is removed (it would hold that code) and the status is 1.
 #
 #   tools/handout.sh --list    print the handout's file list and stop
+#
+# A lab.mk that names an answer key it lacks stops both (status 2).
 #
 # Tarballs are reproducible: sorted, owned by 0:0, dated at the last
 # commit (GNU tar), gzip without a timestamp.
@@ -43,10 +50,16 @@ all_files() {
 	done | LC_ALL=C sort -u
 }
 
-# The files minus the paths in $EXCLUDE: a folder ends in /, and a * in a
-# name stands for any characters but /.
+# The files minus the labs' answer keys and the paths in $EXCLUDE: a
+# folder ends in /, and a * in a name stands for any characters but /.
 handout_files() {
-	all_files | awk '
+	keys=$(sh tools/handout-answers.sh list) || exit 2
+	all_files | awk -v keys="$keys" '
+		BEGIN {
+			nk = split(keys, k, "\n")
+			for (i = 1; i <= nk; i++)
+				key[k[i]] = 1
+		}
 		NR == FNR {
 			sub(/#.*/, "")
 			gsub(/[ \t]+/, "")
@@ -61,6 +74,7 @@ handout_files() {
 			}
 			next
 		}
+		$0 in key { next }
 		{
 			for (i = 1; i <= n; i++)
 				if ($0 == pat[i] || (pat[i] ~ /\/$/ && index($0, pat[i]) == 1) ||

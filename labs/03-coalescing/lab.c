@@ -624,32 +624,16 @@ static void particles_traffic(const struct wb_size *s, struct wb_traffic *t)
 /* ---- sectors ---- */
 
 /*
- * The lab's rule: a request costs every 32-byte sector that holds a byte
- * some active lane reads, each once however many lanes share it. An
- * aligned element of up to 16 bytes never straddles two sectors, but the
- * rule does not rely on that: first and last byte are both counted.
+ * The lab's rule, where the instructor's copy has it: answers.c (lab.mk's
+ * ANSWERS) replaces this weak NULL with it, and every answer is checked
+ * against it. The student handout has no answers.c: there the worked
+ * cases (sectors_worked.h, the rule's own answers) are checked exactly,
+ * and every other answer by what the rule implies (sec_props(),
+ * sec_twin()), which does not give the answer away.
  */
-static int lab_sectors(const struct warp_load *w)
-{
-	long long seen[2 * 32];
-	int n = 0;
+__attribute__((weak)) int (*sectors_rule)(const struct warp_load *w);
 
-	for (int t = 0; t < w->lanes; t++) {
-		long long a = w->addr + t * w->stride * w->elem_bytes;
-		long long ends[2] = { a / SECTOR_BYTES,
-				      (a + w->elem_bytes - 1) / SECTOR_BYTES };
-
-		for (int e = 0; e < 2; e++) {
-			int k = 0;
-
-			while (k < n && seen[k] != ends[e])
-				k++;
-			if (k == n)
-				seen[n++] = ends[e];
-		}
-	}
-	return n;
-}
+#include "sectors_worked.h"
 
 /* The patterns of one size; no group comes near it (the largest, random,
  * has SEC_RANDOM_COUNT). */
@@ -660,7 +644,7 @@ static int lab_sectors(const struct warp_load *w)
 enum {
 	SEC_NAIVE_MATVEC, SEC_WARP_MATVEC, SEC_NAIVE_MEAN, SEC_FLAT_MEAN,
 	SEC_GRAY, SEC_FIELDS, SEC_OFFSETS, SEC_PARTIAL, SEC_REVERSED,
-	SEC_RANDOM,
+	SEC_WORKED, SEC_RANDOM,
 };
 
 struct sec_list {
@@ -947,6 +931,32 @@ static void sec_random(struct sec_list *l, struct wb_rng *rng)
 	}
 }
 
+/* The worked cases, in the order of sectors_worked.h. */
+static void sec_worked_loads(struct sec_list *l)
+{
+	for (size_t i = 0; i < SEC_COUNT(sec_worked); i++)
+		sec_emit(l, sec_worked[i].w.addr, sec_worked[i].w.stride,
+			 sec_worked[i].w.elem_bytes, sec_worked[i].w.lanes);
+}
+
+/*
+ * Load i's twin, asked after the group: the same bytes, the lanes in the
+ * opposite order (lane 0 where the last lane was, the stride negated),
+ * 1 to 7 sectors higher. Its count is load i's: without the rule (the
+ * handout) that is checked of every load, a property any right answer
+ * has. Every lane's address stays >= 0 and a multiple of elem_bytes.
+ */
+static struct warp_load sec_twin(const struct warp_load *w, size_t i)
+{
+	struct warp_load t = *w;
+
+	t.addr = w->addr + (long long)(w->lanes - 1) * w->stride *
+				   w->elem_bytes +
+		 (long long)(1 + i % 7) * SECTOR_BYTES;
+	t.stride = -w->stride;
+	return t;
+}
+
 /* A group's name, for reports, and the kernel whose one step its first
  * `step` loads are, at the benchmark size (none: step 0). */
 struct sec_group {
@@ -978,14 +988,16 @@ static const struct sec_group sec_groups[] = {
 			  NULL, 0 },
 	[SEC_PARTIAL] = { "partial warps and broadcasts", NULL, NULL, 0 },
 	[SEC_REVERSED] = { "negative strides", NULL, NULL, 0 },
+	[SEC_WORKED] = { "worked cases (sectors_worked.h)", NULL, NULL, 0 },
 	[SEC_RANDOM] = { "random loads within the contract", NULL, NULL, 0 },
 };
 
 enum { SEC_LOADS, SEC_SECTORS };
 
+/* The group's loads, then their twins (sec_twin()). */
 static int sectors_setup(struct wb_ctx *c)
 {
-	static struct warp_load scratch[SEC_MAX];
+	static struct warp_load scratch[2 * SEC_MAX];
 	struct sec_list l = { scratch, 0 };
 	struct warp_load *in;
 
@@ -999,26 +1011,30 @@ static int sectors_setup(struct wb_ctx *c)
 	case SEC_OFFSETS: sec_offsets(&l); break;
 	case SEC_PARTIAL: sec_partial(&l); break;
 	case SEC_REVERSED: sec_reversed(&l); break;
+	case SEC_WORKED: sec_worked_loads(&l); break;
 	default: sec_random(&l, &c->rng);
 	}
-	in = wb_input(c, "loads", (size_t)l.n * sizeof(*in));
-	memcpy(in, scratch, (size_t)l.n * sizeof(*in));
-	wb_output(c, "sectors", (size_t)l.n * sizeof(int));
+	for (int i = 0; i < l.n; i++)
+		scratch[l.n + i] = sec_twin(&scratch[i], (size_t)i);
+	in = wb_input(c, "loads", 2 * (size_t)l.n * sizeof(*in));
+	memcpy(in, scratch, 2 * (size_t)l.n * sizeof(*in));
+	wb_output(c, "sectors", 2 * (size_t)l.n * sizeof(int));
 	return 0;
 }
 
+/* The group's loads; as many twins follow them. */
 static size_t sec_count(const struct wb_ctx *c)
 {
-	return c->buf[SEC_LOADS].bytes / sizeof(struct warp_load);
+	return c->buf[SEC_LOADS].bytes / sizeof(struct warp_load) / 2;
 }
 
-/* Your answer for every load of the group, copied to the output. Each
- * call gets its own copy of the load. */
+/* Your answer for every load of the group and its twin, copied to the
+ * output. Each call gets its own copy of the load. */
 static int sectors_run(struct wb_ctx *c, enum wb_impl impl)
 {
-	static int got[SEC_MAX];
+	static int got[2 * SEC_MAX];
 	const struct warp_load *in = c->buf[SEC_LOADS].host;
-	size_t n = sec_count(c);
+	size_t n = 2 * sec_count(c);
 
 	if (impl != WB_STUDENT || !sectors_per_request)
 		return WB_MISSING;
@@ -1041,15 +1057,24 @@ static int sec_ideal(const struct warp_load *w)
 					  SECTOR_BYTES);
 }
 
-/* Why the rule gives what it gives, in a few words. */
-static void sec_why(const struct warp_load *w, char *why, size_t len)
+/* The lowest and highest byte the lanes read; returns how many sectors
+ * lie from the first's to the last's. */
+static long long sec_span(const struct warp_load *w, long long *lo,
+			  long long *hi)
 {
 	long long last = w->addr + (long long)(w->lanes - 1) * w->stride *
 						 w->elem_bytes;
-	long long lo = last < w->addr ? last : w->addr;
-	long long hi = (last < w->addr ? w->addr : last) + w->elem_bytes - 1;
-	long long span = hi / SECTOR_BYTES - lo / SECTOR_BYTES + 1;
-	int want = lab_sectors(w);
+
+	*lo = last < w->addr ? last : w->addr;
+	*hi = (last < w->addr ? w->addr : last) + w->elem_bytes - 1;
+	return *hi / SECTOR_BYTES - *lo / SECTOR_BYTES + 1;
+}
+
+/* Why the answer `want` is what it is, in a few words. */
+static void sec_why(const struct warp_load *w, int want, char *why,
+		    size_t len)
+{
+	long long lo, hi, span = sec_span(w, &lo, &hi);
 
 	if (w->stride == 0)
 		snprintf(why, len, "every lane reads bytes %lld..%lld: one "
@@ -1069,7 +1094,8 @@ static void sec_why(const struct warp_load *w, char *why, size_t len)
 }
 
 /* The kernel's average over one step of its loads, as ncu would report
- * it, from your answers beside the lab's. */
+ * it, from your answers beside the lab's rule where it is linked (the
+ * handout has the rule's figures in the README's table instead). */
 static void sec_print_kernel(const struct sec_group *g, const int *got,
 			     const struct warp_load *in)
 {
@@ -1077,13 +1103,90 @@ static void sec_print_kernel(const struct sec_group *g, const int *got,
 
 	for (int i = 0; i < g->step; i++) {
 		yours += got[i];
-		rule += lab_sectors(&in[i]);
+		rule += sectors_rule ? sectors_rule(&in[i]) : 0;
 	}
-	printf("  %s: sectors per request %.2f by your answers, %.2f by "
-	       "the lab's rule (averaged over %d load%s, as ncu does; "
-	       "measure: make profile LAB=coalescing EX=%s)\n", g->kernel,
-	       (double)yours / g->step, (double)rule / g->step, g->step,
+	printf("  %s: sectors per request %.2f by your answers", g->kernel,
+	       (double)yours / g->step);
+	if (sectors_rule)
+		printf(", %.2f by the lab's rule", (double)rule / g->step);
+	printf(" (averaged over %d load%s, as ncu does; measure: make "
+	       "profile LAB=coalescing EX=%s)\n", g->step,
 	       g->step > 1 ? "s" : "", g->ex);
+}
+
+/*
+ * Without the rule: what any right answer s for w satisfies, as the
+ * README's rule implies. Returns 0, or 1 with why s cannot be right.
+ * Each lane's element is aligned and at most 16 bytes, so it lies in
+ * one sector; lanes with a stride read distinct bytes.
+ */
+static int sec_props(const struct warp_load *w, int s, char *why, size_t len)
+{
+	long long lo, hi, span = sec_span(w, &lo, &hi);
+
+	if (w->stride == 0 && s != 1)
+		snprintf(why, len, "but every lane reads bytes %lld..%lld: "
+			 "one sector, fetched once", w->addr,
+			 w->addr + w->elem_bytes - 1);
+	else if (s < sec_ideal(w))
+		snprintf(why, len, "but %d lanes read %d different bytes, "
+			 "more than %d sectors hold", w->lanes,
+			 w->lanes * w->elem_bytes, s);
+	else if (s > w->lanes)
+		snprintf(why, len, "but %d lane%s touch%s at most %d "
+			 "sector%s (an aligned element of %d bytes lies in "
+			 "one)", w->lanes, w->lanes > 1 ? "s" : "",
+			 w->lanes > 1 ? "" : "es", w->lanes,
+			 w->lanes > 1 ? "s" : "", w->elem_bytes);
+	else if (s > span)
+		snprintf(why, len, "but the bytes read, %lld..%lld, lie in "
+			 "sectors %lld..%lld, %lld of them", lo, hi,
+			 lo / SECTOR_BYTES, hi / SECTOR_BYTES, span);
+	else
+		return 0;
+	return 1;
+}
+
+/*
+ * Is answer i wrong (i < n: the group's loads; n and on: their twins)?
+ * With the rule, every answer is checked against it. Without it (the
+ * handout), the worked cases are checked against their answers, a twin
+ * against its load's answer, and every other load by sec_props().
+ */
+static int sec_wrong(const struct wb_ctx *c, const struct warp_load *in,
+		     const int *got, size_t n, size_t i, char *why,
+		     size_t len)
+{
+	int want;
+
+	if (sectors_rule || (c->size->n[0] == SEC_WORKED && i < n)) {
+		want = sectors_rule ? sectors_rule(&in[i]) :
+				      sec_worked[i].sectors;
+		if (got[i] == want)
+			return 0;
+		snprintf(why, len, "expected %d: ", want);
+		sec_why(&in[i], want, why + strlen(why), len - strlen(why));
+		return 1;
+	}
+	if (i < n)
+		return sec_props(&in[i], got[i], why, len);
+	if (got[i] == got[i - n])
+		return 0;
+	snprintf(why, len, "but %d for the same bytes as lane t at %lld + t "
+		 "x %lld x %d: the lanes' order and whole sectors more "
+		 "change nothing", got[i - n], in[i - n].addr,
+		 in[i - n].stride, in[i - n].elem_bytes);
+	return 1;
+}
+
+/* The worked cases are the rule's answers (tools/worked-cases.sh writes
+ * them from it): where the rule is linked, are they still? */
+static int sec_worked_stale(void)
+{
+	for (size_t i = 0; i < SEC_COUNT(sec_worked); i++)
+		if (sectors_rule(&sec_worked[i].w) != sec_worked[i].sectors)
+			return 1;
+	return 0;
 }
 
 static void sectors_check(struct wb_ctx *c)
@@ -1099,26 +1202,31 @@ static void sectors_check(struct wb_ctx *c)
 			   "(a bug in labs/03-coalescing/lab.c)", sec_lost);
 		return;
 	}
+	if (sectors_rule && c->size->n[0] == SEC_WORKED && sec_worked_stale()) {
+		wb_fail(c, "labs/03-coalescing/sectors_worked.h is not the "
+			   "rule's answers (a bug of the lab: write it again "
+			   "with tools/worked-cases.sh)");
+		return;
+	}
 	if (g->step)
 		sec_print_kernel(g, got, in);
-	for (size_t i = 0; i < n; i++) {
-		int want = lab_sectors(&in[i]);
-		char why[160];
+	for (size_t i = 0; i < 2 * n; i++) {
+		char why[256];
 
-		if (got[i] == want)
+		if (!sec_wrong(c, in, got, n, i, why, sizeof(why)))
 			continue;
 		if (!bad)
-			wb_fail(c, "wrong for some of the %zu %s:", n, g->what);
+			wb_fail(c, "wrong for some of the %zu %s (each asked "
+				   "twice: as made, and its lanes reversed a "
+				   "few sectors up):", n, g->what);
 		bad++;
 		if (shown == SHOWN)
 			continue;
-		sec_why(&in[i], why, sizeof(why));
 		wb_fail(c, "  lane t reads %d byte%s at %lld + t x %lld x %d, "
-			   "%d lane%s: you said %d, expected %d: %s",
+			   "%d lane%s: you said %d, %s",
 			in[i].elem_bytes, in[i].elem_bytes > 1 ? "s" : "",
 			in[i].addr, in[i].stride, in[i].elem_bytes,
-			in[i].lanes, in[i].lanes > 1 ? "s" : "", got[i], want,
-			why);
+			in[i].lanes, in[i].lanes > 1 ? "s" : "", got[i], why);
 		shown++;
 	}
 	if (bad > (size_t)shown)
@@ -1189,8 +1297,10 @@ static void sectors_check(struct wb_ctx *c)
  * last warp (a partial one) and at the first, middle and last step of
  * its loop; then the patterns around them: one field of a structure of 1
  * to 1000 elements, consecutive elements from every aligned start, every
- * lane count from 1 to 32, lanes walking down, and 2048 loads drawn from
- * the run's seed.
+ * lane count from 1 to 32, lanes walking down; the worked cases
+ * (sectors_worked.h: the README's and more, with the rule's answers, the
+ * exact check where no rule is linked); and 2048 loads drawn from the
+ * run's seed. Each group's loads are asked again as their twins.
  */
 #define SECTORS_SIZES                                                      \
 	{ "naive matvec", { SEC_NAIVE_MATVEC } },                           \
@@ -1202,6 +1312,7 @@ static void sectors_check(struct wb_ctx *c)
 	{ "offsets", { SEC_OFFSETS } },                                     \
 	{ "partial warps", { SEC_PARTIAL } },                               \
 	{ "negative strides", { SEC_REVERSED } },                           \
+	{ "worked", { SEC_WORKED } },                                       \
 	{ "random", { SEC_RANDOM } }
 
 /*
@@ -1349,7 +1460,8 @@ static const struct wb_exercise exercises[] = {
 		/* One rule in a dozen lines of host code, as thread_map is
 		 * one mapping: half an exercise. */
 		.points_correct = 50,
-		/* ~4,000 calls of host code; 60 s only stops hangs. */
+		/* ~8,000 calls of host code (the loads and their twins); 60 s
+		 * only stops hangs. */
 		.timeout_s = 60,
 		.setup = sectors_setup,
 		.run = sectors_run,

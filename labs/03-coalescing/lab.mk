@@ -5,6 +5,11 @@
 # code.
 EXERCISES := matvec mean_dim0 grayscale sectors particles
 HEADERS   := coalescing.h
-LAB_SRCS  := lab.c naive.cu
+# ANSWERS:   the answer key of sectors (the rule it is graded against),
+#            linked where it is: the instructor's copy. The student
+#            handout leaves it out (tools/handout.sh), and there lab.c
+#            grades sectors by worked cases and properties instead.
+ANSWERS   := answers.c
+LAB_SRCS  := lab.c naive.cu $(notdir $(wildcard labs/03-coalescing/$(ANSWERS)))
 PEER_SRCS := peers.cu
 LAB_LIBS  := -lcublas

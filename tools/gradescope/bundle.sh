@@ -19,7 +19,9 @@
 #   course.conf       the COURSE file, when one was given
 #   workbook/         the student handout's files (no solutions/, no tests
 #                     corpus): the grader, the harness and the labs, and
-#                     tools/batch, whose sandbox run_autograder grades in
+#                     tools/batch, whose sandbox run_autograder grades in,
+#                     and the labs' answer keys (tools/handout-answers.sh),
+#                     which the host exercises are graded against
 #
 # Environment (from the Makefile): LAB (the labs of this assignment, a
 # list; empty: every lab, or those the course file names), COURSE (a
@@ -86,6 +88,10 @@ stage=$OUT/stage-$name
 rm -rf "$stage"
 mkdir -p "$stage/workbook"
 sh tools/handout.sh --list > "$stage/files"
+tar -cf - -T "$stage/files" | tar -xf - -C "$stage/workbook"
+# The answer keys, which the handout leaves out: the autograder grades
+# with the rules, as make grade does here (students never see the zip).
+sh tools/handout-answers.sh list > "$stage/files"
 tar -cf - -T "$stage/files" | tar -xf - -C "$stage/workbook"
 rm -f "$stage/files"
 # The sandbox (the handout has no instructor tools).

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * answers.c - lab 04's answer key: the rule its host exercise `roofline`
+ * is graded against. It computes exactly what the exercise asks a
+ * student to write, so it is the instructor's copy only:
+ *
+ *   - lab.mk names it (ANSWERS) and links it into the lab where it is;
+ *   - tools/handout.sh leaves every file a lab.mk names in ANSWERS out of
+ *     the student handout, and tools/handout-check.sh fails a handout
+ *     that holds this file, its code, or a definition of a function it
+ *     defines;
+ *   - without it (the handout), lab.c grades `roofline` by the worked
+ *     cases in roofline_worked.h and by properties of the rule, not by
+ *     the rule itself (docs/grading.md, "Prediction exercises").
+ *
+ * lab.c defines roofline_rule, a pointer to the rule, weak and NULL: the
+ * definition at the end of this file replaces it with lab_roofline().
+ * With it, every answer is checked against the rule, and so are the
+ * worked cases (tools/worked-cases.sh writes them from this file).
+ * Weak data, not a weak reference: the grader takes a lab object's
+ * weak references for the exercises' entry points (grader/inspect.sh),
+ * which a submission may define.
+ */
+#include "tiling.h"
+
+/*
+ * The lab's rule, as tiling.h and the README (section 11) state it.
+ * FLOPs: one multiply-add (2 flops) per term of c, none in a transpose.
+ * Bytes: a transpose reads and writes every element once; a matmul block
+ * loads the rows of a and the columns of b its tile of c needs, all k of
+ * them, and each element of c is stored once: a is read once per column
+ * of tiles, b once per row of tiles. The roofline's time is the longer
+ * of the FLOPs at the peak and the bytes at the bandwidth.
+ */
+static void lab_roofline(const struct roof_kernel *k,
+			 const struct roof_gpu *g, struct roof_pred *p)
+{
+	double m = (double)k->m, kk = (double)k->k, n = (double)k->n;
+	double tc, tm;
+
+	if (k->op == ROOF_TRANSPOSE) {
+		p->flops = 0;
+		p->bytes = 8 * m * n;
+	} else {
+		double col_tiles = (double)((k->n + k->tile_n - 1) / k->tile_n);
+		double row_tiles = (double)((k->m + k->tile_m - 1) / k->tile_m);
+
+		p->flops = 2 * m * n * kk;
+		p->bytes = 4 * (col_tiles * m * kk + row_tiles * kk * n + m * n);
+	}
+	p->intensity = p->flops / p->bytes;
+	tc = p->flops / (g->peak_gflops * 1e3);
+	tm = p->bytes / (g->bw_gbps * 1e3);
+	p->compute_bound = tc > tm;
+	p->time_us = p->compute_bound ? tc : tm;
+	p->gflops = p->flops / (p->time_us * 1e3);
+}
+
+/* What lab.c calls: its weak, empty roofline_rule is replaced by this one. */
+void (*roofline_rule)(const struct roof_kernel *k, const struct roof_gpu *g,
+		      struct roof_pred *p) = lab_roofline;
