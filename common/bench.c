@@ -5,8 +5,9 @@
  * grade itself.
  *
  * A round times every series once: the naive, the probes of the speed of
- * light (a read-only kernel over the bytes the exercise must read, a
- * write-only one over the bytes it must write: probe.h), and the student
+ * light (one kernel that reads the bytes the exercise must read and writes
+ * the bytes it must write; for a compute-bound exercise also a kernel at
+ * the peak FLOP rate of the units its FLOPs run on: probe.h), and the student
  * (or, for the grader's reference, the library peer), in an order drawn
  * for each round from its seed (shuffle.h): no series always runs first,
  * or right after the same other one, and no call can count on running
@@ -48,7 +49,13 @@
 /* Samples of each variant when picking the best probe of a kind. */
 #define PROBE_TRIALS 5
 
-enum { S_NAIVE, S_OTHER, S_READ, S_WRITE, S_LAUNCH, S_COUNT };
+/* A compute probe does at most this many FLOPs a sample, and is scaled to
+ * the exercise's: 0.3 to 0.6 ms on an H100, long enough that its launch is
+ * under 1% of it, short enough to add little to a round. */
+#define PEAK_MAX_FLOPS_TENSOR 256e9
+#define PEAK_MAX_FLOPS_FMA 32e9
+
+enum { S_NAIVE, S_OTHER, S_MEM, S_PEAK, S_COUNT };
 
 /* One series of samples: an implementation, or a probe. */
 struct series {
@@ -57,10 +64,12 @@ struct series {
 	int is_probe;
 	enum wb_impl impl;
 	enum wb_probe probe;
-	enum wb_probe alt; /* the other variant, tried after the warm-up */
-	void *buf;        /* a probe's memory */
-	size_t bytes;     /* what a probe moves each way */
-	double scale;     /* the exercise's bytes over the probe's */
+	enum wb_probe alt, alt2; /* the other variants, tried after the
+				  * warm-up (alt2 == alt: none) */
+	void *buf;        /* a memory probe's memory */
+	size_t rbytes, wbytes; /* what a memory probe reads and writes */
+	double target;    /* a compute probe: the FLOPs it aims at */
+	double scale;     /* the exercise's bytes (FLOPs) over the probe's */
 	double *ms;       /* kept rounds */
 	double *mhz;
 };
@@ -100,11 +109,26 @@ static void run_impl(void *arg)
 	ic->c->ex->run(ic->c, ic->impl);
 }
 
+/* Trips of compute probe p's loop for about `target` FLOPs (at least 1). */
+static long long peak_iters(enum wb_probe p, double target)
+{
+	double one = wb_peak_flops(p, 1);
+	double n = one > 0 ? floor(target / one) : 1;
+
+	return n < 1 ? 1 : (long long)n;
+}
+
 static void run_probe(void *arg)
 {
 	struct series *s = arg;
+	char *dst = (char *)s->buf + s->rbytes;
 
-	WB_CUDA(wb_probe_run(s->probe, s->buf, s->buf, s->bytes));
+	if (s->target > 0)
+		WB_CUDA(wb_peak_run(s->probe, peak_iters(s->probe, s->target)));
+	else if (s->probe == WB_PROBE_MEMSET)
+		WB_CUDA(wb_probe_run(s->probe, NULL, dst, s->wbytes));
+	else
+		WB_CUDA(wb_probe_rw(s->probe, s->buf, s->rbytes, dst, s->wbytes));
 }
 
 static void sample(struct rounds *r, struct series *s, struct wb_sample *out)
@@ -142,44 +166,128 @@ static double trial(struct rounds *r, struct series *s, enum wb_probe p)
 	return sum.median;
 }
 
-/* Set up the probe of `bytes` (0: none) and pick its best variant. */
-static void probe_setup(struct series *s, const char *name, double bytes,
-			enum wb_probe a, enum wb_probe b)
+/* s's reads and writes for a probe of `size` bytes in all, in the
+ * exercise's proportion of read to written bytes (whole 16-byte words). */
+static void mem_split(struct series *s, double read, double write,
+		      size_t size)
 {
-	size_t size = (size_t)bytes / 16 * 16;
+	s->rbytes = (size_t)(size * (read / (read + write))) / 16 * 16;
+	s->wbytes = (size - s->rbytes) / 16 * 16;
+	if (read > 0 && !s->rbytes)
+		s->rbytes = 16;
+	if (write > 0 && !s->wbytes)
+		s->wbytes = 16;
+	if (!(read > 0))
+		s->rbytes = 0;
+	if (!(write > 0))
+		s->wbytes = 0;
+}
 
-	s->name = name;
+/*
+ * The memory probe: one kernel that reads and writes what the exercise
+ * must (a direction under WB_PROBE_MIN_BYTES left out), at most
+ * PROBE_MAX_BYTES of it, scaled to the exercise's bytes. One launch, as
+ * the kernel it judges pays one: a read probe and a write probe each
+ * timed would count a launch, and a grid's ramp and drain, twice (up to
+ * 7% of a 100 MB exercise's ideal on an H200). Its best variant is picked
+ * after the warm-up; a write-only one may be cudaMemsetAsync.
+ */
+static void mem_setup(struct series *s, double read, double write)
+{
+	double r = read >= WB_PROBE_MIN_BYTES ? read : 0;
+	double w = write >= WB_PROBE_MIN_BYTES ? write : 0;
+	size_t size = (size_t)(r + w);
+
+	s->name = "memory";
 	s->is_probe = 1;
-	if (bytes < WB_PROBE_MIN_BYTES)
+	if (!(r + w > 0))
 		return;
 	if (size > PROBE_MAX_BYTES)
 		size = PROBE_MAX_BYTES;
 	/* Short of memory: smaller probes measure the same rate. */
-	while (cudaMalloc(&s->buf, size) != cudaSuccess) {
+	while (cudaMalloc(&s->buf, size + 256) != cudaSuccess) {
 		cudaGetLastError();
 		size /= 2;
 		if (size < WB_PROBE_MIN_BYTES)
 			wb_die("no device memory for the speed-of-light probes");
 	}
-	WB_CUDA(wb_fill_pattern(s->buf, size, 0x5eed));
-	s->bytes = size;
-	s->scale = bytes / (double)size;
+	mem_split(s, r, w, size);
+	WB_CUDA(wb_fill_pattern(s->buf, s->rbytes + s->wbytes, 0x5eed));
+	s->scale = (r + w) / (double)(s->rbytes + s->wbytes);
 	s->on = 1;
-	s->probe = a;
-	s->alt = b;
+	s->probe = WB_PROBE_RW8;
+	s->alt = r > 0 ? WB_PROBE_RW4 : WB_PROBE_MEMSET;
+	s->alt2 = r > 0 ? WB_PROBE_RW4W : s->alt;
 }
 
-/* After the warm-up: keep the faster of the probe's two variants. */
+/*
+ * The compute probe of an exercise whose ideal is its roofline: the peak
+ * rate of the units its FLOPs run on, measured in the same rounds. The
+ * tensor cores' through wgmma where the GPU has it (two or three warp
+ * groups an SM, the faster kept), else mma.sync; the CUDA cores' fp32
+ * FMA otherwise. It does min(the exercise's FLOPs, a cap) a sample and is
+ * scaled to the exercise's FLOPs.
+ */
+static void peak_setup(struct rounds *r)
+{
+	struct series *s = &r->s[S_PEAK];
+	const struct wb_exercise *ex = r->c->ex;
+	double cap = ex->tensor_flops ? PEAK_MAX_FLOPS_TENSOR : PEAK_MAX_FLOPS_FMA;
+
+	s->name = "peak";
+	s->is_probe = 1;
+	if (ex->ideal != WB_IDEAL_ROOF || !(r->tr.flops > 0))
+		return;
+	s->probe = s->alt = s->alt2 = WB_PROBE_FMA;
+	if (ex->tensor_flops && wb_peak_usable(WB_PROBE_WGMMA2)) {
+		s->probe = WB_PROBE_WGMMA2;
+		s->alt = s->alt2 = WB_PROBE_WGMMA3;
+	} else if (ex->tensor_flops && wb_peak_usable(WB_PROBE_MMA)) {
+		s->probe = s->alt = s->alt2 = WB_PROBE_MMA;
+	}
+	s->target = r->tr.flops < cap ? r->tr.flops : cap;
+	s->on = 1;
+}
+
+/* The exercise's FLOPs over what compute probe s does a sample. */
+static double peak_scale(const struct rounds *r, const struct series *s)
+{
+	double f = wb_peak_flops(s->probe, peak_iters(s->probe, s->target));
+
+	return f > 0 ? r->tr.flops / f : 0;
+}
+
+/* Time per unit of work of variant p of s: per FLOP for a compute
+ * probe, whose variants' trips differ. */
+static double per_unit(struct rounds *r, struct series *s, enum wb_probe p)
+{
+	double t = trial(r, s, p);
+
+	return s->target > 0 ? t / wb_peak_flops(p, peak_iters(p, s->target)) : t;
+}
+
+/* After the warm-up: keep the fastest of the probe's variants. */
 static void probe_pick(struct rounds *r, struct series *s)
 {
-	enum wb_probe a = s->probe, b = s->alt;
-	double ta, tb;
+	enum wb_probe v[3] = { s->probe, s->alt, s->alt2 }, best = v[0];
+	double tb = INFINITY;
 
-	if (!s->on || a == b)
+	if (!s->on || (v[0] == v[1] && v[1] == v[2]))
 		return;
-	ta = trial(r, s, a);
-	tb = trial(r, s, b);
-	s->probe = tb < ta ? b : a;
+	for (int i = 0; i < 3; i++) {
+		double t;
+
+		if (i && (v[i] == v[i - 1] || v[i] == v[0]))
+			continue;
+		t = per_unit(r, s, v[i]);
+		if (t < tb) {
+			tb = t;
+			best = v[i];
+		}
+	}
+	s->probe = best;
+	if (s->target > 0)
+		s->scale = peak_scale(r, s);
 }
 
 /* ---- one round ---- */
@@ -194,34 +302,37 @@ static double median_of(const double *x, size_t n)
 }
 
 /*
- * The ideal time of kept round k (ms), 0 when it is not known. Each
- * probe's sample holds one launch; so would one kernel that read and
- * wrote, so where the launch is timed too (a small shape) the ideal is
- * the two probes less one launch, and never less than either probe.
+ * The ideal time of kept round k (ms), 0 when it is not known: the memory
+ * probe's time for the exercise's bytes (one launch, as one kernel pays);
+ * for a roofline, the longer of that and the compute probe's time for its
+ * FLOPs.
  */
 static double ideal_of(const struct rounds *r, size_t k)
 {
-	const struct series *rd = &r->s[S_READ], *wr = &r->s[S_WRITE];
-	const struct series *ln = &r->s[S_LAUNCH];
-	double dram = 0, instr, one_kernel;
+	const struct series *mem = &r->s[S_MEM], *pk = &r->s[S_PEAK];
+	double dram = mem->on ? mem->ms[k] * mem->scale : 0, other;
 
-	if (rd->on)
-		dram += rd->ms[k] * rd->scale;
-	if (wr->on)
-		dram += wr->ms[k] * wr->scale;
-	if (ln->on) {
-		one_kernel = fmax(rd->ms[k] * rd->scale, wr->ms[k] * wr->scale);
-		dram = fmax(dram - ln->ms[k], one_kernel);
-	}
 	switch (r->c->ex->ideal) {
 	case WB_IDEAL_PEER:
 		return r->d ? r->d->peer_ms : 0;
 	case WB_IDEAL_INSTR:
-		instr = r->s[S_NAIVE].ms[k] / r->c->ex->instr_speedup;
-		return instr > dram ? instr : dram;
+		other = r->s[S_NAIVE].ms[k] / r->c->ex->instr_speedup;
+		return other > dram ? other : dram;
+	case WB_IDEAL_ROOF:
+		other = pk->on ? pk->ms[k] * pk->scale : 0;
+		return other > dram ? other : dram;
 	default:
 		return dram;
 	}
+}
+
+/* A small shape (knobs.h, WB_LAUNCH_BYTES): its rounds are a few
+ * microseconds, and what is stated of them widens by more. */
+static int small_shape(const struct rounds *r)
+{
+	return r->tr.read + r->tr.write < WB_LAUNCH_BYTES &&
+	       !(r->tr.flops > 0 && r->c->ex->ideal == WB_IDEAL_ROOF) &&
+	       r->c->ex->ideal != WB_IDEAL_PEER && r->s[S_MEM].on;
 }
 
 /* A series whose code is the harness's or the lab's own: the naive, the
@@ -505,6 +616,9 @@ static void summarize(const struct rounds *r, struct wb_shape_time *st)
 		wb_summarize(s[S_OTHER].ms, n, &st->student);
 		st->timed_student = 1;
 	}
+	st->small = small_shape(r);
+	st->capped = r->kind == WB_BENCH_GRADE &&
+		     !(r->kept >= WB_MIN_SAMPLES && grade_known(r));
 	st->have_ideal = n && r->ideal[0] > 0;
 	if (st->have_ideal)
 		wb_summarize(r->ideal, n, &st->ideal);
@@ -514,21 +628,21 @@ static void summarize(const struct rounds *r, struct wb_shape_time *st)
 			paired(r, 1, &st->share);
 		/* what the report states covers a rerun (knobs.h) */
 		wb_ci_rerun(&st->speedup.lo, st->speedup.med, &st->speedup.hi,
-			    s[S_LAUNCH].on ? WB_RUN_TO_RUN_SMALL : WB_RUN_TO_RUN);
+			    st->small ? WB_RUN_TO_RUN_SMALL : WB_RUN_TO_RUN);
 		wb_ci_rerun(&st->share.lo, st->share.med, &st->share.hi,
-			    s[S_LAUNCH].on ? WB_RUN_TO_RUN_SMALL :
+			    st->small ? WB_RUN_TO_RUN_SMALL :
 			    r->c->ex->ideal == WB_IDEAL_PEER ?
 			    WB_RUN_TO_RUN_PEER : WB_RUN_TO_RUN);
 	}
 	st->naive_over_ideal = naive_over_ideal(r);
-	if (s[S_LAUNCH].on)
-		st->launch_us = median_of(s[S_LAUNCH].ms, n) * 1e3;
-	st->read_probe = s[S_READ].on ? (int)s[S_READ].probe : -1;
-	st->write_probe = s[S_WRITE].on ? (int)s[S_WRITE].probe : -1;
-	if (s[S_READ].on)
-		st->read_gbps = s[S_READ].bytes / median_of(s[S_READ].ms, n) / 1e6;
-	if (s[S_WRITE].on)
-		st->write_gbps = s[S_WRITE].bytes / median_of(s[S_WRITE].ms, n) / 1e6;
+	st->mem_probe = s[S_MEM].on ? (int)s[S_MEM].probe : -1;
+	if (s[S_MEM].on)
+		st->mem_gbps = (s[S_MEM].rbytes + s[S_MEM].wbytes) /
+			       median_of(s[S_MEM].ms, n) / 1e6;
+	st->peak_probe = s[S_PEAK].on ? (int)s[S_PEAK].probe : -1;
+	if (s[S_PEAK].on)
+		st->peak_tflops = r->tr.flops / s[S_PEAK].scale /
+				  median_of(s[S_PEAK].ms, n) / 1e9;
 	if (!wb_summarize(r->all_mhz, r->n_mhz, &clk)) {
 		st->mhz_min = clk.min;
 		st->mhz_med = clk.median;
@@ -540,26 +654,6 @@ static void summarize(const struct rounds *r, struct wb_shape_time *st)
 	st->resets = r->t.resets;
 	st->verified = r->verified;
 	st->throttled = r->throttled;
-}
-
-/*
- * A small shape, one both read and written (knobs.h, WB_LAUNCH_BYTES),
- * also times an empty kernel each round: its ideal holds one launch, not
- * the two the probes hold (ideal_of).
- */
-static void launch_setup(struct rounds *r)
-{
-	struct series *s = &r->s[S_LAUNCH];
-
-	s->name = "launch";
-	s->is_probe = 1;
-	if (!r->s[S_READ].on || !r->s[S_WRITE].on ||
-	    r->tr.read + r->tr.write >= WB_LAUNCH_BYTES ||
-	    r->c->ex->ideal == WB_IDEAL_PEER)
-		return;
-	s->on = 1;
-	s->probe = s->alt = WB_PROBE_LAUNCH;
-	s->scale = 1;
 }
 
 static void rounds_free(struct rounds *r)
@@ -605,15 +699,14 @@ static void rounds_init(struct rounds *r, struct wb_ctx *c, uint64_t seed,
 	}
 	if (c->ex->traffic)
 		c->ex->traffic(c->size, &r->tr);
-	probe_setup(&r->s[S_READ], "read", r->tr.read, WB_PROBE_READ8,
-		    WB_PROBE_READ4);
-	probe_setup(&r->s[S_WRITE], "write", r->tr.write, WB_PROBE_WRITE4,
-		    WB_PROBE_MEMSET);
-	launch_setup(r);
+	mem_setup(&r->s[S_MEM], r->tr.read, r->tr.write);
+	peak_setup(r);
+	if (r->s[S_PEAK].on)
+		r->s[S_PEAK].scale = peak_scale(r, &r->s[S_PEAK]);
 	/* The series that run; one_round() shuffles them every round. */
 	for (int i = 0; i < S_COUNT; i++) {
-		static const int all[S_COUNT] = { S_NAIVE, S_READ, S_WRITE,
-						  S_LAUNCH, S_OTHER };
+		static const int all[S_COUNT] = { S_NAIVE, S_MEM, S_PEAK,
+						  S_OTHER };
 
 		if (r->s[all[i]].on)
 			r->order[r->n_order++] = all[i];
@@ -654,8 +747,8 @@ enum wb_verdict wb_bench_shape(struct wb_ctx *c, uint64_t seed,
 		hot = max_mhz > 0 && r.low_mhz >= WB_WARMUP_CLOCK_FRAC * max_mhz ?
 			      hot + 1 : 0;
 	}
-	probe_pick(&r, &r.s[S_READ]);
-	probe_pick(&r, &r.s[S_WRITE]);
+	probe_pick(&r, &r.s[S_MEM]);
+	probe_pick(&r, &r.s[S_PEAK]);
 	wb_phase("warmup", 0);
 	r.t0 = wb_phase_now();
 	for (round = 0;; round++) {

@@ -47,13 +47,19 @@ struct wb_shape_time {
 	struct wb_ci speedup; /* naive / student, paired per round */
 	double naive_over_ideal; /* median of the paired ratios */
 	double read_bytes, write_bytes, flops;
-	double read_gbps, write_gbps;    /* the probes' medians */
-	double launch_us;                /* an empty kernel's median; 0: a
-					  * shape too large to time it */
-	int read_probe, write_probe;     /* enum wb_probe; -1: not probed */
+	double mem_gbps;                 /* the memory probe's bytes (read
+					  * and written) over its median */
+	double peak_tflops;              /* the compute probe's rate (its
+					  * FLOPs over its median); 0: none */
+	int small;                       /* a small shape (knobs.h,
+					  * WB_LAUNCH_BYTES) */
+	int mem_probe, peak_probe;       /* enum wb_probe; -1: not probed */
 	double mhz_min, mhz_med, mhz_max; /* the spacer's clock readings */
 	int rounds, discarded, extra, resets, verified;
 	int throttled;                   /* too many slow rounds to drop */
+	int capped;                      /* a grade's sampling stopped at
+					  * WB_MAX_SAMPLES or WB_MAX_TIMING_S,
+					  * not at the precision it asked */
 };
 
 /*

@@ -39,13 +39,15 @@
  *     how the process ends and says where it was: wb_die(), wb_fail(),
  *     the CUDA error path behind WB_CUDA(), WB_TODO() (standalone.c: the
  *     same hooks for code built outside the grader).
- *   floor 2 = probe buffers fresh timing lab_check;
- *     one part of running an exercise each: the harness's kernels, the
+ *   floor 2 = probe peak_sm90 buffers fresh timing lab_check;
+ *     one part of running an exercise each: the harness's kernels (the
+ *     wgmma peak apart: it is built for sm_90a alone), the
  *     buffers of one size, new inputs every round, one timed sample, the
  *     helpers of a lab's check().
- *   floor 3 = bench profile_mode runner devinfo;
+ *   floor 3 = bench profile_mode runner devinfo hostcheck;
  *     the modes and the programs that put floor 2 together: timing a shape,
- *     profiling one call, the grade loop, the GPU's description.
+ *     profiling one call, the grade loop, the GPU's description, a host
+ *     exercise graded on the CPU (make check).
  */
 #ifndef WB_HARNESS_H
 #define WB_HARNESS_H
@@ -170,6 +172,12 @@ enum wb_ideal {
 	WB_IDEAL_INSTR, /* the naive's time over instr_speedup, where the naive
 			 * and the best code are bound by the same instruction
 			 * pipelines (divergence), or the DRAM time if longer */
+	WB_IDEAL_ROOF,  /* its roofline: the longer of its FLOPs at the peak
+			 * rate of the units they run on (tensor_flops: the
+			 * tensor cores, through wgmma on a Hopper GPU and
+			 * mma.sync elsewhere; else the CUDA cores' fp32 FMA)
+			 * and its bytes at the memory probe's rate, both
+			 * measured in the same rounds (probe.h) */
 };
 
 /* What an exercise must move and compute at one size. */

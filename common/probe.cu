@@ -15,7 +15,9 @@
 
 static int n_sms;
 static int spacer_blocks, read4_blocks, read8_blocks, write4_blocks,
-	   copy4_blocks, perturb_blocks;
+	   copy4_blocks, perturb_blocks, fma_blocks,
+	   mma_blocks;
+static int cc_major; /* mma.sync with bf16: sm_80 on */
 static double *spacer_mhz_host; /* mapped: the spacer writes it directly */
 static double *spacer_mhz_dev;
 static unsigned *sink; /* a probe writes here only on an impossible sum */
@@ -121,6 +123,159 @@ copy4_kernel(const uint4 *__restrict__ src, uint4 *__restrict__ dst,
 		dst[i] = src[i];
 }
 
+/*
+ * Read nr and write nw 16-byte words in one kernel: the speed of light of
+ * an exercise that both reads and writes, one launch like the kernel it
+ * judges (two probes, one for each direction, counted a launch's fixed
+ * cost, and a grid's ramp and drain, twice). Each block takes tiles of
+ * U x blockDim words of the longer side, contiguous, and with each the
+ * matching stretch of the other side (the same share of it), so reads and
+ * writes are spread in the exercise's proportion over the whole kernel
+ * and each block's accesses stay within a few DRAM pages, as a kernel's
+ * that streams rows does. U loads in flight per thread; the stores write
+ * a pattern, so they never wait on the loads. The grid has a block per
+ * tile (wb_probe_rw()): on an H200 that ran 3% (read only) to 7% (as
+ * much read as written) faster than as many blocks as fit at once, each
+ * looping over tiles, and as fast as cudaMemcpyAsync where it applies.
+ */
+#define RW_KERNEL(name, U, T)                                               \
+	static __global__ void __launch_bounds__(T)                         \
+	name(const uint4 *__restrict__ src, size_t nr, uint4 *__restrict__ dst, \
+	     size_t nw, unsigned *out)                                      \
+	{                                                                   \
+		size_t n = nr > nw ? nr : nw, ts = (size_t)(U) * blockDim.x; \
+		size_t tiles = (n + ts - 1) / ts;                           \
+		uint4 w = make_uint4(0x5eedu, 1u, 2u, 3u);                  \
+		unsigned acc = 0;                                           \
+                                                                            \
+		for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {    \
+			size_t a = t * ts, b = a + ts < n ? a + ts : n;     \
+			size_t ra = a, rb = b, wa = a, wb = b;              \
+			uint4 v[(U)];                                       \
+                                                                            \
+			if (nr >= nw) {                                     \
+				wa = (size_t)((double)a * nw / nr);         \
+				wb = (size_t)((double)b * nw / nr);         \
+			} else {                                            \
+				ra = (size_t)((double)a * nr / nw);         \
+				rb = (size_t)((double)b * nr / nw);         \
+			}                                                   \
+			if (b == n) {                                       \
+				rb = nr;                                    \
+				wb = nw;                                    \
+			}                                                   \
+			_Pragma("unroll")                                   \
+			for (int k = 0; k < (U); k++) {                     \
+				size_t i = ra + k * blockDim.x + threadIdx.x; \
+				if (i < rb)                                 \
+					v[k] = src[i];                      \
+			}                                                   \
+			for (size_t i = wa + threadIdx.x; i < wb;           \
+			     i += blockDim.x)                               \
+				dst[i] = w;                                 \
+			_Pragma("unroll")                                   \
+			for (int k = 0; k < (U); k++) {                     \
+				size_t i = ra + k * blockDim.x + threadIdx.x; \
+				if (i < rb)                                 \
+					acc ^= v[k].x ^ v[k].y ^ v[k].z ^   \
+					       v[k].w;                      \
+			}                                                   \
+		}                                                           \
+		if (acc == 0x9e3779b9u)                                     \
+			*out = acc;                                         \
+	}
+
+RW_KERNEL(rw4_kernel, 4, PROBE_THREADS)
+RW_KERNEL(rw8_kernel, 8, PROBE_THREADS)
+RW_KERNEL(rw4w_kernel, 4, 1024)
+
+/*
+ * The CUDA cores' fp32 rate: each thread runs 8 independent FMA chains
+ * (an FMA's latency is 4 cycles; 8 chains of a few warps keep every lane
+ * busy), FMA_UNROLL FMAs of each per trip so the loop's own instructions
+ * cost ~1%. m < 1 keeps the values finite. The result is written only
+ * when it cannot be, so the chains stay alive.
+ */
+#define FMA_CHAINS 8
+#define FMA_UNROLL 16
+
+static __global__ void __launch_bounds__(PROBE_THREADS)
+fma_kernel(long long iters, float m, float c, float *out)
+{
+	float a[FMA_CHAINS];
+
+#pragma unroll
+	for (int j = 0; j < FMA_CHAINS; j++)
+		a[j] = (float)(threadIdx.x + j);
+	for (long long t = 0; t < iters; t++) {
+#pragma unroll
+		for (int u = 0; u < FMA_UNROLL; u++) {
+#pragma unroll
+			for (int j = 0; j < FMA_CHAINS; j++)
+				a[j] = fmaf(a[j], m, c);
+		}
+	}
+	float s = 0;
+#pragma unroll
+	for (int j = 0; j < FMA_CHAINS; j++)
+		s += a[j];
+	if (s == -1.0f)
+		*out = s;
+}
+
+/*
+ * The tensor cores' rate through mma.sync (bf16 in, fp32 accumulate,
+ * m16n8k16: 4096 FLOPs a warp): MMA_CHAINS independent accumulators per
+ * warp, so several mma are in flight while one finishes. The fragments
+ * are a thread's own registers, made once from its lane: random-looking
+ * values, since the tensor cores' power (and so their clock) depends on
+ * the data they multiply, as in a real GEMM.
+ */
+#define MMA_CHAINS 8
+#define MMA_UNROLL 4
+
+static __global__ void __launch_bounds__(PROBE_THREADS)
+mma_kernel(long long iters, float *out)
+{
+#if __CUDA_ARCH__ >= 800
+	unsigned a[4], b[2];
+	float d[MMA_CHAINS][4];
+
+	for (int j = 0; j < 4; j++)
+		a[j] = wb_fresh_hash(threadIdx.x * 8 + j, 0xa11u) & 0xbf7fbf7fu;
+	for (int j = 0; j < 2; j++)
+		b[j] = wb_fresh_hash(threadIdx.x * 8 + j, 0xb22u) & 0xbf7fbf7fu;
+#pragma unroll
+	for (int j = 0; j < MMA_CHAINS; j++)
+		d[j][0] = d[j][1] = d[j][2] = d[j][3] = 0;
+	for (long long t = 0; t < iters; t++) {
+#pragma unroll
+		for (int u = 0; u < MMA_UNROLL; u++) {
+#pragma unroll
+			for (int j = 0; j < MMA_CHAINS; j++)
+				asm volatile(
+					"mma.sync.aligned.m16n8k16.row.col.f32."
+					"bf16.bf16.f32 {%0,%1,%2,%3}, "
+					"{%4,%5,%6,%7}, {%8,%9}, "
+					"{%0,%1,%2,%3};"
+					: "+f"(d[j][0]), "+f"(d[j][1]),
+					  "+f"(d[j][2]), "+f"(d[j][3])
+					: "r"(a[0]), "r"(a[1]), "r"(a[2]),
+					  "r"(a[3]), "r"(b[0]), "r"(b[1]));
+		}
+	}
+	float s = 0;
+#pragma unroll
+	for (int j = 0; j < MMA_CHAINS; j++)
+		s += d[j][0] + d[j][1] + d[j][2] + d[j][3];
+	if (s == -1.0f)
+		*out = s;
+#else
+	(void)iters;
+	(void)out;
+#endif
+}
+
 /* dst = src with the bits fresh_hash.h chooses flipped: whole words, then
  * the last bytes of a size that is not a multiple of 4. */
 static __global__ void __launch_bounds__(PROBE_THREADS)
@@ -192,6 +347,13 @@ cudaError_t wb_probe_init(void)
 	if (e == cudaSuccess)
 		e = fill_grid((const void *)perturb_kernel, &perturb_blocks);
 	if (e == cudaSuccess)
+		e = fill_grid((const void *)fma_kernel, &fma_blocks);
+	if (e == cudaSuccess)
+		e = fill_grid((const void *)mma_kernel, &mma_blocks);
+	if (e == cudaSuccess)
+		e = cudaDeviceGetAttribute(&cc_major,
+					   cudaDevAttrComputeCapabilityMajor, dev);
+	if (e == cudaSuccess)
 		e = cudaHostAlloc((void **)&spacer_mhz_host, sizeof(double),
 				  cudaHostAllocMapped);
 	if (e == cudaSuccess)
@@ -253,6 +415,90 @@ cudaError_t wb_probe_run(enum wb_probe p, const void *src, void *dst,
 	return cudaGetLastError();
 }
 
+/* Blocks of u x threads 16-byte words for n words: one per tile. */
+static unsigned rw_grid(size_t n, int u, int threads)
+{
+	size_t ts = (size_t)u * threads, g = (n + ts - 1) / ts;
+
+	return g < 1 ? 1 : g > 0x7fffffffu ? 0x7fffffffu : (unsigned)g;
+}
+
+cudaError_t wb_probe_rw(enum wb_probe p, const void *src, size_t rbytes,
+			void *dst, size_t wbytes)
+{
+	size_t nr = rbytes / 16, nw = wbytes / 16, n = nr > nw ? nr : nw;
+	const uint4 *s = (const uint4 *)src;
+	uint4 *d = (uint4 *)dst;
+
+	if (p == WB_PROBE_RW4)
+		rw4_kernel<<<rw_grid(n, 4, PROBE_THREADS), PROBE_THREADS>>>(
+			s, nr, d, nw, sink);
+	else if (p == WB_PROBE_RW8)
+		rw8_kernel<<<rw_grid(n, 8, PROBE_THREADS), PROBE_THREADS>>>(
+			s, nr, d, nw, sink);
+	else if (p == WB_PROBE_RW4W)
+		rw4w_kernel<<<rw_grid(n, 4, 1024), 1024>>>(s, nr, d, nw, sink);
+	else
+		return cudaErrorInvalidValue;
+	return cudaGetLastError();
+}
+
+int wb_peak_usable(enum wb_probe p)
+{
+	switch (p) {
+	case WB_PROBE_FMA:
+		return 1;
+	case WB_PROBE_MMA:
+		return cc_major >= 8;
+	case WB_PROBE_WGMMA2:
+	case WB_PROBE_WGMMA3:
+		return wb_wgmma_usable();
+	default:
+		return 0;
+	}
+}
+
+cudaError_t wb_peak_run(enum wb_probe p, long long iters)
+{
+	switch (p) {
+	case WB_PROBE_FMA:
+		/* 0.9999 x + 1e-4: converges, never overflows */
+		fma_kernel<<<fma_blocks, PROBE_THREADS>>>(iters, 0.9999f, 1e-4f,
+							   (float *)sink);
+		break;
+	case WB_PROBE_MMA:
+		mma_kernel<<<mma_blocks, PROBE_THREADS>>>(iters, (float *)sink);
+		break;
+	case WB_PROBE_WGMMA2:
+		return wb_wgmma_run(2, iters, (float *)sink);
+	case WB_PROBE_WGMMA3:
+		return wb_wgmma_run(3, iters, (float *)sink);
+	default:
+		return cudaErrorInvalidValue;
+	}
+	return cudaGetLastError();
+}
+
+double wb_peak_flops(enum wb_probe p, long long iters)
+{
+	double threads;
+
+	switch (p) {
+	case WB_PROBE_FMA:
+		threads = (double)fma_blocks * PROBE_THREADS;
+		return threads * iters * FMA_UNROLL * FMA_CHAINS * 2.0;
+	case WB_PROBE_MMA:
+		threads = (double)mma_blocks * PROBE_THREADS;
+		return threads / 32 * iters * MMA_UNROLL * MMA_CHAINS * 4096.0;
+	case WB_PROBE_WGMMA2:
+		return wb_wgmma_flops(2, iters);
+	case WB_PROBE_WGMMA3:
+		return wb_wgmma_flops(3, iters);
+	default:
+		return 0;
+	}
+}
+
 double wb_probe_moved(enum wb_probe p, size_t bytes)
 {
 	double b = (double)(bytes / 16 * 16);
@@ -272,6 +518,13 @@ const char *wb_probe_name(enum wb_probe p)
 		[WB_PROBE_COPY4] = "copy, 4 loads in flight",
 		[WB_PROBE_MEMCPY] = "copy, cudaMemcpyAsync",
 		[WB_PROBE_LAUNCH] = "an empty kernel",
+		[WB_PROBE_RW4] = "read and write, 4 loads in flight",
+		[WB_PROBE_RW8] = "read and write, 8 loads in flight",
+		[WB_PROBE_RW4W] = "read and write, blocks of 1024",
+		[WB_PROBE_FMA] = "fp32 FMA",
+		[WB_PROBE_MMA] = "mma.sync bf16",
+		[WB_PROBE_WGMMA2] = "wgmma bf16, 2 warp groups",
+		[WB_PROBE_WGMMA3] = "wgmma bf16, 3 warp groups",
 	};
 
 	return p >= 0 && p < WB_PROBE_COUNT ? names[p] : "?";

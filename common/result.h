@@ -8,7 +8,7 @@
  *   seed <seed>
  *   size <label> ok | fail                (one per size checked)
  *   detail <free text, one line>          (repeated)
- *   shape <k> <label> <rounds> <student|peer|-> <launch_us> <mhz_min>
+ *   shape <k> <label> <rounds> <student|peer|-> <small> <mhz_min>
  *         <mhz_med> <mhz_max>             (one per benchmark shape, k from 0)
  *   sample <k> <round> <us> <naive_us> <ideal_us>
  *                                         (one per kept round of shape k,
@@ -16,7 +16,8 @@
  *   time <naive|student|peer|ideal> <median_us> <q1_us> <q3_us> <samples>
  *   ratio speedup|share <median> <lo95> <hi95>
  *   ratio naive_ideal|share_max <x> 0 0
- *   sol dram|peer|instr <read B> <written B> <read GB/s> <write GB/s>
+ *   sol dram|peer|instr|roof <read B> <written B> <read GB/s> <write GB/s>
+ *   peak fma|mma|wgmma <TFLOP/s>          (roof: the compute probe)
  *   clock <min> <median> <max>            (the SM clock, MHz: shape 0's)
  *   rounds <kept> <dropped> <extra> <resets> <checked> <throttled>
  *   bytes <bytes at the benchmark size>
@@ -30,8 +31,8 @@
  * "shape" line names (the student's; the peer's in a reference run; 0
  * for none), the naive's, and the ideal (the speed of light the probes
  * measured in that round, or the peer's time; 0 when none was measured),
- * each in microseconds; launch_us is the empty kernel a small shape also
- * times (0: not timed), the clocks are the spacer's readings over that
+ * each in microseconds; small is 1 for a small shape (knobs.h,
+ * WB_LAUNCH_BYTES), else 0; the clocks are the spacer's readings over that
  * shape. The driver scores from these alone (grader/score.c,
  * g_measure()): the "time" and "ratio" lines, which the runner computes
  * from the same rounds (geometric means over the shapes), must agree with

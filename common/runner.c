@@ -243,29 +243,39 @@ static void time_line(const struct wb_shape_time *st, int n, const char *who,
 
 static const char *const ideal_names[] = {
 	[WB_IDEAL_DRAM] = "dram", [WB_IDEAL_PEER] = "peer",
-	[WB_IDEAL_INSTR] = "instr",
+	[WB_IDEAL_INSTR] = "instr", [WB_IDEAL_ROOF] = "roof",
 };
 
 /* What the people reading the .out and the report see of one shape. */
 static void shape_notes(const struct wb_exercise *ex, const struct wb_size *s,
 			const struct wb_shape_time *st, int many)
 {
-	if (st->have_ideal && ex->ideal != WB_IDEAL_PEER)
-		wb_result("detail", "%s%sspeed of light %.1f us: %.0f MB read at "
-			  "%.0f GB/s, %.0f MB written at %.0f GB/s (probes "
-			  "timed in the same rounds)%s",
+	if (st->have_ideal && ex->ideal != WB_IDEAL_PEER && st->mem_probe >= 0)
+		wb_result("detail", "%s%sspeed of light %.1f us: %.0f MB read "
+			  "and %.0f MB written at %.0f GB/s (%s, timed in the "
+			  "same rounds)%s",
 			  many ? s->label : "", many ? ": " : "",
 			  st->ideal.median * 1e3, st->read_bytes / 1e6,
-			  st->read_gbps, st->write_bytes / 1e6, st->write_gbps,
+			  st->write_bytes / 1e6, st->mem_gbps,
+			  wb_probe_name((enum wb_probe)st->mem_probe),
 			  ex->ideal == WB_IDEAL_INSTR &&
 			  st->ideal.median > 0 ? ", or the naive over the "
-			  "instruction-bound ideal speedup if longer" : "");
-	if (st->have_ideal && st->launch_us > 0)
-		wb_result("detail", "%s%sa small shape: its speed of light is "
-			  "one launch, not the probes' two (an empty kernel, "
-			  "%.1f us in the same rounds), and the bytes",
+			  "instruction-bound ideal speedup if longer" :
+			  ex->ideal == WB_IDEAL_ROOF ? ", or its FLOPs at the "
+			  "compute peak if longer" : "");
+	if (st->have_ideal && st->peak_probe >= 0)
+		wb_result("detail", "%s%s%.1f GFLOP at %.0f TFLOP/s, the peak "
+			  "of %s measured in the same rounds: %.1f us",
 			  many ? s->label : "", many ? ": " : "",
-			  st->launch_us);
+			  st->flops / 1e9, st->peak_tflops,
+			  wb_probe_name((enum wb_probe)st->peak_probe),
+			  st->flops / (st->peak_tflops * 1e6));
+	if (st->capped)
+		wb_result("detail", "%s%ssampling stopped at its cap (%d rounds "
+			  "or %.0f s) before the grade was known to within %g "
+			  "point: a rerun may differ by more",
+			  many ? s->label : "", many ? ": " : "", st->rounds,
+			  WB_MAX_TIMING_S, WB_POINTS_TOL);
 	if (st->discarded)
 		wb_result("detail", "%d rounds thrown away: the SM clock was "
 			  "below %.0f%% of its median (%.0f MHz)%s",
@@ -327,7 +337,7 @@ static void shape_samples(int k, const struct wb_size *s,
 		return;
 	}
 	wb_result("shape", "%d %s %zu %s %.9g %.0f %.0f %.0f", k, s->label,
-		  rounds, who, st->launch_us, st->mhz_min, st->mhz_med,
+		  rounds, who, (double)st->small, st->mhz_min, st->mhz_med,
 		  st->mhz_max);
 	for (size_t i = 0; i < rounds; i++)
 		wb_result("sample", "%d %zu %.9g %.9g %.9g", k, i,
@@ -392,8 +402,13 @@ static enum wb_verdict bench_all(const struct wb_exercise *ex, uint64_t seed,
 			  GEO(st, n, naive_over_ideal));
 	wb_result("sol", "%s %.0f %.0f %.1f %.1f", ideal_names[ex->ideal],
 		  GEO(st, n, read_bytes), GEO(st, n, write_bytes),
-		  st[0].read_probe >= 0 ? GEO(st, n, read_gbps) : 0,
-		  st[0].write_probe >= 0 ? GEO(st, n, write_gbps) : 0);
+		  st[0].mem_probe >= 0 ? GEO(st, n, mem_gbps) : 0,
+		  st[0].mem_probe >= 0 ? GEO(st, n, mem_gbps) : 0);
+	if (st[0].peak_probe >= 0)
+		wb_result("peak", "%s %.1f",
+			  st[0].peak_probe == WB_PROBE_FMA ? "fma" :
+			  st[0].peak_probe == WB_PROBE_MMA ? "mma" : "wgmma",
+			  GEO(st, n, peak_tflops));
 	wb_result("clock", "%.0f %.0f %.0f", st[0].mhz_min, st[0].mhz_med,
 		  st[0].mhz_max);
 	wb_result("rounds", "%d %d %d %d %d %d", rounds, dropped, extra, resets,
@@ -536,7 +551,7 @@ static void list_sanitize(const struct wb_exercise *ex)
  * The lab's table, for the driver: "exercise NAME KIND POINTS_CORRECT
  * POINTS_SPEED TIMEOUT TITLE", then per speed exercise its tiers ("tier
  * NAME SHARE POINTS": shares of the ideal time), what the ideal is
- * ("ideal NAME dram|peer|instr SPEEDUP"), its benchmark shapes, for an
+ * ("ideal NAME dram|peer|instr|roof SPEEDUP"), its benchmark shapes, for an
  * exercise that always runs compute-sanitizer tools which ones, and for
  * one that needs a newer GPU or runs on tensor cores, that ("arch NAME
  * MIN_CC cuda|tensor").

@@ -18,28 +18,32 @@ static int rising(const double *x, const double *p, int n)
 	return 1;
 }
 
+/*
+ * Shares: the tiers as the lab wrote them, on every GPU, so that the same
+ * share earns the same points wherever it runs; the one floor is the
+ * gate, WB_ZERO_SPEEDUP over the naive, below which nothing is earned
+ * (a GPU whose naive comes close to the speed of light: a share that is
+ * no speedup there earns nothing, and one past the gate what it earns
+ * anywhere). Points start at the gate, or, where the gate is above the
+ * first tier, rise from the first tier's share / WB_TIER_STEP as
+ * anywhere, cut at the gate.
+ */
 int wb_scale_shares(struct wb_scale *sc, const double *share,
 		    const double *pts, int n, double r)
 {
-	double floor = WB_ZERO_SPEEDUP;
-
 	if (!rising(share, pts, n))
 		return -1;
 	sc->unit = WB_SCALE_SHARE;
 	sc->n = n;
 	sc->r = r > 0 ? r : 0;
+	sc->gate = sc->r ? WB_ZERO_SPEEDUP / sc->r : 0;
 	sc->points[0] = 0;
-	/* Without r, points start at half the first tier's share. */
-	sc->at[0] = sc->r ? floor / sc->r : share[0] / 2;
 	for (int k = 1; k <= n; k++) {
-		double at = share[k - 1];
-
-		floor *= WB_TIER_STEP;
-		if (sc->r && at < floor / sc->r)
-			at = floor / sc->r;
-		sc->at[k] = at;
+		sc->at[k] = share[k - 1];
 		sc->points[k] = pts[k - 1];
 	}
+	/* Without r, points start at half the first tier's share. */
+	sc->at[0] = sc->r ? sc->gate : share[0] / 2;
 	if (sc->at[0] >= sc->at[1])
 		sc->at[0] = sc->at[1] / WB_TIER_STEP;
 	return 0;
@@ -53,6 +57,7 @@ int wb_scale_speedups(struct wb_scale *sc, const double *speedup,
 	sc->unit = WB_SCALE_SPEEDUP;
 	sc->n = n;
 	sc->r = 1;
+	sc->gate = 0;
 	sc->points[0] = 0;
 	sc->at[0] = WB_ZERO_SPEEDUP;
 	if (sc->at[0] >= speedup[0])
@@ -74,9 +79,14 @@ int wb_scale_make(struct wb_scale *sc, enum wb_scale_unit unit,
 
 double wb_scale_speedup_at(const struct wb_scale *sc, int k)
 {
+	double at;
+
 	if (k < 0 || k > sc->n || !sc->r)
 		return 0;
-	return sc->unit == WB_SCALE_SPEEDUP ? sc->at[k] : sc->at[k] * sc->r;
+	if (sc->unit == WB_SCALE_SPEEDUP)
+		return sc->at[k];
+	at = sc->at[k] > sc->gate ? sc->at[k] : sc->gate;
+	return at * sc->r;
 }
 
 double wb_scale_points(const struct wb_scale *sc, double x, int *tier,
@@ -86,11 +96,14 @@ double wb_scale_points(const struct wb_scale *sc, double x, int *tier,
 
 	while (k < sc->n && x >= sc->at[k + 1])
 		k++;
+	/* Not past the gate: no tier, whatever the share. */
+	if (!(x > sc->gate) && sc->gate > 0)
+		k = 0;
 	if (tier)
 		*tier = k;
 	if (next)
 		*next = k < sc->n ? wb_scale_speedup_at(sc, k + 1) : 0;
-	if (!(x > sc->at[0]))
+	if (!(x > sc->at[0]) || (sc->gate > 0 && !(x > sc->gate)))
 		return 0;
 	if (k == sc->n)
 		return sc->points[k];

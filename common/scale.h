@@ -11,11 +11,13 @@
  * A lab's tiers are shares of the exercise's ideal time on this GPU
  * (harness.h, struct wb_tier): the quantity is share = ideal / time. Each
  * share becomes a speedup over the naive through R = naive / ideal,
- * measured in the same run: speedup = share x R. Two floors keep every
- * tier meaningful on any GPU (knobs.h): no points up to WB_ZERO_SPEEDUP
- * over the naive, and tier k at least WB_ZERO_SPEEDUP x WB_TIER_STEP^k
- * over it. A course may instead give fixed speedups (course.h):
- * the quantity is then the speedup itself.
+ * measured in the same run: speedup = share x R. The tiers stand as
+ * written on every GPU (the same share earns the same points anywhere),
+ * with one gate (knobs.h): nothing is earned up to WB_ZERO_SPEEDUP over
+ * the naive, so a GPU whose naive comes close to the speed of light gives
+ * no points to a share that is no speedup there, and from the gate on
+ * what that share earns everywhere. A course may instead give fixed
+ * speedups (course.h): the quantity is then the speedup itself.
  */
 #ifndef WB_SCALE_H
 #define WB_SCALE_H
@@ -30,6 +32,8 @@ struct wb_scale {
 	double at[WB_SCALE_MAX + 1];      /* at[0]: where points start */
 	double points[WB_SCALE_MAX + 1];  /* points[0] = 0 */
 	double r;                         /* naive / ideal (shares); 1 */
+	double gate;                      /* shares: WB_ZERO_SPEEDUP / r, no
+					   * points at or below it (0: none) */
 };
 
 /*

@@ -35,6 +35,7 @@
 #define FIELDS 24
 #define F_SPEEDUP 6
 #define F_SHARE 17
+#define F_SOL 21     /* what the share was of: dram, peer, instr, roof */
 
 static double floor2(double x)
 {
@@ -373,6 +374,10 @@ int calib_score(const char *tsv_path, const struct g_row *rows, int nrows,
 		q = strtod(fl[F_SHARE], NULL);
 		s = spec_of(rows, nrows, fl[1], fl[2]);
 		if (!s || !s->speed || !(sp > 0) || !(q > 0))
+			continue;
+		/* A share of another ideal than the exercise's now (matmul's
+		 * of cuBLAS before its roofline) says nothing of its tiers. */
+		if (nf > F_SOL && s->ideal[0] && strcmp(fl[F_SOL], s->ideal))
 			continue;
 		pts = g_speed_points(s, s->tier_unit == G_TIERS_SPEEDUP ? sp : q,
 				     sp / q, &tier, &(double){ 0 });

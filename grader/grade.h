@@ -64,7 +64,8 @@ struct g_spec {
 	enum g_tier_unit tier_unit;
 	char tiers_from[256];   /* where the tiers come from, for the report:
 				 * "lab" (its table), a calibration, a course */
-	char ideal[8];          /* what shares are of: dram, peer, instr */
+	char ideal[8];          /* what shares are of: dram, peer, instr,
+				 * roof */
 	double instr_speedup;   /* instr: the ideal speedup over the naive */
 	int min_cc;             /* compute capability x 10 it needs; 0: any */
 	int tensor_flops;       /* its FLOPs run on tensor cores (plausible.c) */
@@ -125,7 +126,11 @@ struct g_result {
 	double naive_ideal;        /* naive / ideal, paired per round */
 	double share_max;          /* the largest benchmark shape's own share
 				    * (several shapes), 0: not given */
-	char sol[8];               /* what the ideal was: dram, peer, instr */
+	char sol[8];               /* what the ideal was: dram, peer, instr,
+				    * roof */
+	char peak[8];              /* roof: the compute probe, fma, mma or
+				    * wgmma ("": none) */
+	double peak_tflops;        /* its rate measured in the same rounds */
 	double read_bytes, write_bytes, read_gbps, write_gbps;
 	double mhz_min, mhz_med, mhz_max;
 	int rounds, dropped, extra, resets, verified, throttled;

@@ -146,14 +146,33 @@ static double instr_ceiling(const struct g_spec *s, const struct g_result *r,
 	return PLAUSIBLE_INSTR_CEILING;
 }
 
+/*
+ * Is r's ideal a limit measured in the same rounds, that no honest kernel
+ * passes by more than noise? A DRAM ideal is; a roofline is where its
+ * compute probe ran on the fastest instruction the GPU has for it: fp32
+ * FMA, wgmma, or mma.sync before Hopper (on sm_90 without sm_90a code, or
+ * on a later GPU, mma.sync is not the tensor cores' fastest path).
+ */
+static int measured_limit(const struct g_result *r, const struct g_device *dev)
+{
+	if (!strcmp(r->sol, "dram"))
+		return 1;
+	if (strcmp(r->sol, "roof"))
+		return 0;
+	return !strcmp(r->peak, "fma") || !strcmp(r->peak, "wgmma") ||
+	       (!strcmp(r->peak, "mma") && dev->cc > 0 && dev->cc < 90);
+}
+
 double g_share_ceiling(const struct g_spec *s, const struct g_result *r,
 		       const struct g_device *dev, char *why, size_t n)
 {
-	if (!strcmp(r->sol, "dram")) {
+	if (measured_limit(r, dev)) {
 		snprintf(why, n, "%.0f%% of the speed of light timed in the "
 				 "same rounds", 100 * PLAUSIBLE_SHARE_CEILING);
 		return PLAUSIBLE_SHARE_CEILING;
 	}
+	if (!strcmp(r->sol, "roof"))
+		return peer_ceiling(s, r, dev, why, n);
 	if (!strcmp(r->sol, "instr"))
 		return instr_ceiling(s, r, dev, why, n);
 	if (!strcmp(r->sol, "peer"))
@@ -179,7 +198,7 @@ static int share_beyond(const struct g_spec *s, struct g_result *r,
 	char why[192];
 	double ceiling;
 
-	if (!strcmp(r->sol, "dram"))
+	if (measured_limit(r, dev))
 		return 0;
 	ceiling = g_share_ceiling(s, r, dev, why, sizeof(why));
 	if (!(ceiling > 0) || !(r->share > ceiling))
@@ -229,14 +248,15 @@ int g_plausible(const struct g_spec *s, struct g_result *r,
 			 r->tflops, 100 * PLAUSIBLE_PEAK_MARGIN, dev->fp32_tflops);
 		return 1;
 	}
-	if (!strcmp(r->sol, "dram") && r->share > PLAUSIBLE_SHARE_CEILING) {
+	if (measured_limit(r, dev) && r->share > PLAUSIBLE_SHARE_CEILING) {
 		suspicious(r);
 		g_detail(r, "measured %.0f%% of the speed of light timed in the "
-			    "same rounds (%.1f us for what the probes read and "
-			    "write in %.1f us): no kernel moves the bytes this "
-			    "exercise needs that fast. No points.",
+			    "same rounds (%.1f us for what the probes %s in "
+			    "%.1f us): no kernel does the work this exercise "
+			    "needs that fast. No points.",
 			 100 * r->share, r->t[G_STUDENT].median_us,
-			 r->t[G_IDEAL].median_us);
+			 strcmp(r->sol, "roof") ? "read and write" :
+			 "compute, read and write", r->t[G_IDEAL].median_us);
 		return 1;
 	}
 	if (share_beyond(s, r, dev))
@@ -244,7 +264,7 @@ int g_plausible(const struct g_spec *s, struct g_result *r,
 	/* Each benchmark shape on its own: a mean of shapes must not hide
 	 * one that no kernel could reach (work left on another stream at a
 	 * small shape, too short for the tail to count it). */
-	if (!strcmp(r->sol, "dram") && r->share_max > PLAUSIBLE_SHARE_CEILING) {
+	if (measured_limit(r, dev) && r->share_max > PLAUSIBLE_SHARE_CEILING) {
 		suspicious(r);
 		g_detail(r, "one benchmark shape measured %.0f%% of its speed of "
 			    "light timed in the same rounds (the shapes' details "

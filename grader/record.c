@@ -129,11 +129,11 @@ static void list_line(char *l, void *arg)
 	} else if (sscanf(l, "ideal %63s %15s %lf", name, kind, &a) == 3) {
 		s = spec_named(st, name);
 		if (!s || (strcmp(kind, "dram") && strcmp(kind, "peer") &&
-			   strcmp(kind, "instr"))) {
+			   strcmp(kind, "instr") && strcmp(kind, "roof"))) {
 			st->bad = 1;
 			return;
 		}
-		/* One of the three words above: it fits. */
+		/* One of the four words above: it fits. */
 		snprintf(s->ideal, sizeof(s->ideal), "%.7s", kind);
 		s->instr_speedup = a;
 	} else if (sscanf(l, "sanitize %63s %63s", name, label) == 2) {
@@ -215,7 +215,7 @@ static int ratio_line(const char *l, struct g_result *r)
 	return 0;
 }
 
-/* "sol dram|peer|instr READ_BYTES WRITE_BYTES READ_GBPS WRITE_GBPS". */
+/* "sol dram|peer|instr|roof READ_BYTES WRITE_BYTES READ_GBPS WRITE_GBPS". */
 static int sol_line(const char *l, struct g_result *r)
 {
 	char what[8];
@@ -223,9 +223,22 @@ static int sol_line(const char *l, struct g_result *r)
 	if (sscanf(l, "%7s %lf %lf %lf %lf", what, &r->read_bytes,
 		   &r->write_bytes, &r->read_gbps, &r->write_gbps) != 5 ||
 	    (strcmp(what, "dram") && strcmp(what, "peer") &&
-	     strcmp(what, "instr")))
+	     strcmp(what, "instr") && strcmp(what, "roof")))
 		return -1;
 	snprintf(r->sol, sizeof(r->sol), "%s", what);
+	return 0;
+}
+
+/* "peak fma|mma|wgmma TFLOPS": a roofline's compute probe and its rate. */
+static int peak_line(const char *l, struct g_result *r)
+{
+	char what[8];
+
+	if (sscanf(l, "%7s %lf", what, &r->peak_tflops) != 2 ||
+	    (strcmp(what, "fma") && strcmp(what, "mma") &&
+	     strcmp(what, "wgmma")) || !(r->peak_tflops > 0))
+		return -1;
+	snprintf(r->peak, sizeof(r->peak), "%s", what);
 	return 0;
 }
 
@@ -295,12 +308,12 @@ static void samples_bad(struct g_samples *smp, const char *fmt, ...)
 static int shape_line(const char *l, struct g_samples *smp)
 {
 	char label[G_NAME_LEN], who[8];
-	double launch, lo, med, hi;
+	double small, lo, med, hi;
 	struct g_shape *sh;
 	int k, rounds;
 
 	if (sscanf(l, "%d %63s %d %7s %lf %lf %lf %lf", &k, label, &rounds, who,
-		   &launch, &lo, &med, &hi) != 8 ||
+		   &small, &lo, &med, &hi) != 8 ||
 	    (strcmp(who, "student") && strcmp(who, "peer") && strcmp(who, "-")))
 		return -1;
 	if (k != smp->nshapes || k >= G_MAX_SHAPES) {
@@ -313,7 +326,7 @@ static int shape_line(const char *l, struct g_samples *smp)
 	snprintf(sh->who, sizeof(sh->who), "%s", who);
 	sh->rounds = rounds;
 	sh->n = 0;
-	sh->launch_us = launch;
+	sh->small = small;
 	sh->mhz_min = lo;
 	sh->mhz_med = med;
 	sh->mhz_max = hi;
@@ -421,6 +434,9 @@ static void record_line(char *l, void *arg)
 			r->garbled = 1;
 	} else if (strcmp(key, "sol") == 0) {
 		if (sol_line(l + off, r))
+			r->garbled = 1;
+	} else if (strcmp(key, "peak") == 0) {
+		if (peak_line(l + off, r))
 			r->garbled = 1;
 	} else if (strcmp(key, "clock") == 0) {
 		if (sscanf(l + off, "%lf %lf %lf", &r->mhz_min, &r->mhz_med,

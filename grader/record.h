@@ -26,7 +26,9 @@ struct g_shape {
 	int rounds;             /* what the "shape" line declares */
 	int n;                  /* "sample" lines read */
 	char who[8];            /* G_S_OTHER's series: student, peer or - */
-	double launch_us;       /* an empty kernel's median (a small shape) */
+	double small;           /* 1: a small shape (knobs.h,
+				 * WB_LAUNCH_BYTES), whose stated intervals
+				 * widen more; 0: not */
 	double mhz_min, mhz_med, mhz_max;
 	double us[G_SERIES][G_MAX_ROUNDS];
 };

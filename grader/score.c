@@ -279,13 +279,13 @@ static void paired(const double *a, const double *b, int n, double frac,
 /*
  * Shape sh's figures; the student's ratios where sh times the student.
  * What a stated interval is widened by (knobs.h): a small shape's
- * (launch_us > 0) by WB_RUN_TO_RUN_SMALL, a share of a peer's time by
+ * (small) by WB_RUN_TO_RUN_SMALL, a share of a peer's time by
  * WB_RUN_TO_RUN_PEER, the rest by WB_RUN_TO_RUN. -1 out of memory.
  */
 static int shape_figures(const struct g_spec *s, const struct g_shape *sh,
 			 struct shape_fig *f)
 {
-	int small = sh->launch_us > 0, peer = !strcmp(s->ideal, "peer");
+	int small = sh->small > 0, peer = !strcmp(s->ideal, "peer");
 	struct wb_summary sum;
 
 	memset(f, 0, sizeof(*f));
@@ -540,9 +540,9 @@ static int check_rounds(const struct g_spec *s, int k,
 {
 	double limit = s->timeout_s > 0 ? s->timeout_s * 1e6 : 1e9;
 
-	if (!(sh->launch_us >= 0 && sh->launch_us <= limit)) {
-		snprintf(why, n, "shape %d's launch time is %g us", k,
-			 sh->launch_us);
+	if (sh->small != 0 && sh->small != 1) {
+		snprintf(why, n, "shape %d's small-shape flag is %g (0 or 1)",
+			 k, sh->small);
 		return -1;
 	}
 	for (int j = 0; j < sh->n; j++) {

@@ -67,8 +67,10 @@ tiers_table() {
 				what = "the library peer'"'"'s time (cuBLAS), measured without your code"
 			else if (ideal[e] == "instr")
 				what = sprintf("the naive'"'"'s time / %g (both bound by instructions), or the speed of light if longer", sp[e])
+			else if (ideal[e] == "roof")
+				what = "the roofline: its FLOPs at the compute peak (tensor cores or fp32 FMA) measured beside it, or its bytes at the memory probe'"'"'s rate if longer"
 			else
-				what = "the speed of light: its bytes at the read and write rates measured beside it"
+				what = "the speed of light: its bytes at the memory probe'"'"'s rate, read and written in one kernel beside it"
 			printf " %s |\n", what
 		}
 	}'

@@ -789,38 +789,30 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers: shares of cublasGemmEx's time (bf16 in, fp32 compute,
-		 * tensor cores), which the grader times in its reference run
-		 * without the student's code. Five, one for each step that
-		 * buys time. Measured on an H100 80GB HBM3
-		 * (tests/gpu/calibrate.sh 2, 2026-11-27; cuBLAS 183 us, 752
-		 * TFLOP/s, on wgmma): the naive (CUDA cores) 1.1%; 1-wmma 3.5%
-		 * (tier 1: the tensor cores at all, fragments straight from
-		 * global memory); 2-mma-sync 8.9% (tier 2: shared tiles,
-		 * ldmatrix and mma.sync by hand); 3-cp-async 13% (tier 3: the
-		 * pipeline hides the loads; the unpadded rows' bank conflicts
-		 * remain); 4-swizzle 34% (tier 4: the conflicts gone), steps 5
-		 * to 7 33% to 41%; the solution, step 8, 53-54% (tier 5: the
-		 * copies' arithmetic done once, so the tensor cores stop
-		 * waiting behind it; the issue's goal was 50%). Each boundary
-		 * sits 13% or more from every step: cuBLAS is timed in another
-		 * process, and its share moves by up to 5% between runs
-		 * (WB_RUN_TO_RUN_PEER). Kernels between the steps land by what
-		 * they fix: padded step 2 (15%) in tier 3, since padding
-		 * removes the conflicts as the swizzle does; WMMA on padded
-		 * shared tiles (11%) at tier 3's boundary, where points are
-		 * continuous. cuBLAS itself runs in two modes, ~183 us and
-		 * 210-260 us: three references of fourteen that day had the
-		 * slow one as their median, every share then 15-30% higher, so
-		 * the grader takes the peer's first quartile (docs/grading.md,
-		 * section 4): five runs on one machine later put the solution
-		 * at 53.6-53.7%. A GPU whose cuBLAS runs on mma.sync too (an
-		 * A100, an RTX card) puts every step higher, the solution in
-		 * the top tier still.
+		 * Tiers: shares of the roofline, its FLOPs at the tensor
+		 * cores' peak, which a probe measures in the same rounds
+		 * (wgmma on a Hopper GPU, mma.sync before it: common/probe.cu,
+		 * peak_sm90.cu), or its bytes at the DRAM's rate if longer.
+		 * cublasGemmEx is shown beside it, a peer, not the limit.
+		 * Five tiers, one for each step that buys time. Measured on
+		 * an H200 (tests/gpu/calibrate.sh, 2026-11-28; the wgmma peak
+		 * 906 TFLOP/s; cuBLAS's first quartile 180 us, 84%): the
+		 * naive (CUDA cores) 0.9%; 1-wmma 3.0% (tier 1, 1.7%: the
+		 * tensor cores at all, fragments straight from global
+		 * memory); 2-mma-sync 7.3% (tier 2, 4.6%: shared tiles,
+		 * ldmatrix and mma.sync by hand); 3-cp-async 10.8% (tier 3,
+		 * 8.6%: the pipeline hides the loads; the unpadded rows'
+		 * bank conflicts remain); 4-swizzle 28% (tier 4, 18%: the
+		 * conflicts gone), steps 5 to 7 27% to 34%; the solution,
+		 * step 8, 45% (tier 5, 39%: the copies' arithmetic done once,
+		 * so the tensor cores stop waiting behind it). Each boundary
+		 * sits 13% or more from every step. mma.sync itself reaches
+		 * about two thirds of wgmma's rate on a Hopper GPU: the top
+		 * tier is within reach of it, and a wgmma kernel goes past.
 		 */
-		.tiers = { { 0.02, 12 }, { 0.055, 24 }, { 0.104, 36 },
-			   { 0.22, 48 }, { 0.47, 60 } },
-		.ideal = WB_IDEAL_PEER,
+		.tiers = { { 0.017, 12 }, { 0.046, 24 }, { 0.086, 36 },
+			   { 0.18, 48 }, { 0.39, 60 } },
+		.ideal = WB_IDEAL_ROOF,
 		/* bf16 mma.sync, ldmatrix and cp.async: sm_80 on. */
 		.min_cc = 80,
 		/* Its FLOPs run on tensor cores: the SUSPICIOUS ceiling is
@@ -852,29 +844,25 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers: shares of the eager path on cuBLAS (peers.cu), timed
-		 * by the grader in its reference run; above 100% is faster
-		 * than it. Measured on an H100 80GB HBM3 (tests/gpu/
-		 * calibrate.sh 2, 2026-11-27; the peer 1162 us, the
-		 * solution 383 us, 179 TFLOP/s): the naive 1.7%, step
-		 * 2-mma-sync 54%, 3-cp-async 60% (no swizzle: ldmatrix's
-		 * bank conflicts; every causal tile computed), 4-causal-skip
-		 * 81%, the solution 304% in both runs (3.0x the eager path:
-		 * the issue's 2x). On an H200 (the standalone test this
-		 * exercise grew from, 64 heads): 3-cp-async ~46%,
-		 * 4-causal-skip ~73%, the solution ~280%. A share of an
-		 * eager, memory-bound path shifts with the GPU's DRAM
-		 * bandwidth, so the boundaries sit about 10% or more from
-		 * every step on both: tier 1 takes the tensor-core steps,
-		 * tier 2 causal skipping, tier 3 the swizzle. The driver caps
-		 * a tier's share at 150% (docs/grading.md): the top tier is
-		 * 140%, which the solution clears by 2x. The ideal is the
-		 * peer, not the tensor-core roofline: the grader has no
-		 * measured tensor-core rate (plausible.c's is a datasheet
-		 * ceiling).
+		 * Tiers: shares of the roofline, its FLOPs (4 heads seq^2
+		 * dim, half of it causal) at the tensor cores' peak measured
+		 * in the same rounds, as hgemm's. The eager path on cuBLAS
+		 * (peers.cu) is shown beside it, a peer: a share of it moved
+		 * with the GPU's DRAM bandwidth (the same kernel read 365% on
+		 * an H200 and 453% on an H100). Measured on an H200
+		 * (tests/gpu/calibrate.sh, 2026-11-28; the wgmma peak 835 to
+		 * 907 TFLOP/s by shape): the naive 0.02%; step 2-mma-sync
+		 * 3.6%, 3-cp-async 4.1% (tier 1, 2.5%: the tensor cores, and
+		 * the score matrix kept on chip); 4-causal-skip 5.5% (tier
+		 * 2, 4.8%: the masked tiles skipped); the previous solution
+		 * (swizzled tiles, P kept in registers, 64 query rows a
+		 * block) 20.6% (tier 3, 18%: the README's design reaches it);
+		 * the solution (128 rows a block, 32 a warp, so each K and V
+		 * fragment feeds two products) 32%, 276 TFLOP/s, 3.9x the
+		 * eager path on cuBLAS.
 		 */
-		.tiers = { { 0.30, 20 }, { 0.66, 40 }, { 1.40, 60 } },
-		.ideal = WB_IDEAL_PEER,
+		.tiers = { { 0.025, 20 }, { 0.048, 40 }, { 0.18, 60 } },
+		.ideal = WB_IDEAL_ROOF,
 		/* bf16 mma.sync, ldmatrix and cp.async: sm_80 on. */
 		.min_cc = 80,
 		/* Both products run on the tensor cores. */

@@ -346,6 +346,14 @@ static void record_peer_and_throttled(void **state)
 	g_parse_record("sol instr 8 4 0 0\nverdict PASS\nend\n", &r);
 	assert_int_equal(r.garbled, 0);
 	assert_string_equal(r.sol, "instr");
+	/* a roofline and its compute probe, measured in the same rounds */
+	r = fresh();
+	g_parse_record("sol roof 8 4 3000 3000\npeak wgmma 812.5\n"
+		       "verdict PASS\nend\n", &r);
+	assert_int_equal(r.garbled, 0);
+	assert_string_equal(r.sol, "roof");
+	assert_string_equal(r.peak, "wgmma");
+	assert_near(r.peak_tflops, 812.5, 0);
 }
 
 static void record_sizes_failed_and_details(void **state)
@@ -458,10 +466,14 @@ static void record_unknown_key(void **state)
 		"ratio speed 4 3.9 4.1\n",        /* no such ratio */
 		"ratio naive_ideal fast 0 0\n",
 		"ratio\n",
-		/* sol: dram, peer or instr, then four numbers */
+		/* sol: dram, peer, instr or roof, then four numbers */
 		"sol dram 268435456 4 3300\n",
 		"sol l2 268435456 4 3300 3100\n",
 		"sol dram lots 4 3300 3100\n",
+		/* peak: fma, mma or wgmma, and a positive rate */
+		"peak tensor 900\n",
+		"peak mma 0\n",
+		"peak fma\n",
 		"clock 1755 1980\n",
 		"clock fast 1980 1980\n",
 		"rounds 31 2 1 0 3\n",
@@ -710,7 +722,7 @@ static const char samples_record[] =
 	"sample 0 0 105.25 640.5 82.125\n"
 	"sample 0 1 104.5 641 82\n"
 	"sample 0 2 106 639.75 81.875\n"
-	"shape 1 n=16M 2 student 2.5 1700 1800 1900\n"
+	"shape 1 n=16M 2 student 1 1700 1800 1900\n"
 	"sample 1 0 26 160 20.5\n"
 	"sample 1 1 27 161 0\n"
 	"time naive 640 639 641.5 3\n"
@@ -733,14 +745,14 @@ static void record_samples_read(void **state)
 	assert_string_equal(smp.shape[0].who, "student");
 	assert_int_equal(smp.shape[0].rounds, 3);
 	assert_int_equal(smp.shape[0].n, 3);
-	assert_near(smp.shape[0].launch_us, 0, 0);
+	assert_near(smp.shape[0].small, 0, 0);
 	assert_near(smp.shape[0].mhz_min, 1755, 0);
 	assert_near(smp.shape[0].mhz_max, 1980, 0);
 	assert_near(smp.shape[0].us[G_S_OTHER][0], 105.25, 0);
 	assert_near(smp.shape[0].us[G_S_NAIVE][1], 641, 0);
 	assert_near(smp.shape[0].us[G_S_IDEAL][2], 81.875, 0);
 	assert_int_equal(smp.shape[1].n, 2);
-	assert_near(smp.shape[1].launch_us, 2.5, 0);
+	assert_near(smp.shape[1].small, 1, 0);
 	assert_near(smp.shape[1].mhz_med, 1800, 0);
 	assert_near(smp.shape[1].us[G_S_OTHER][1], 27, 0);
 	assert_near(smp.shape[1].us[G_S_IDEAL][1], 0, 0); /* judged later */

@@ -3,11 +3,11 @@
  * test_scale.c - common/scale.c: the one scale from tiers to points that
  * the runner's stopping rule and the driver's scoring share (scale.h).
  * A lab's tiers are shares of the ideal time, made speedups over the
- * naive through R = naive / ideal; two floors (knobs.h) hold points at 0
- * up to WB_ZERO_SPEEDUP over the naive and tier k at WB_ZERO_SPEEDUP x
- * WB_TIER_STEP^k or more. Points are 0 up to the start, linear from
- * boundary to boundary, continuous at every one, and the top tier's at
- * and above the top. A course may give fixed speedups instead.
+ * naive through R = naive / ideal; they stand as written on every GPU,
+ * and a gate (knobs.h) holds points at 0 up to WB_ZERO_SPEEDUP over the
+ * naive. Points are 0 up to the start, linear from boundary to boundary,
+ * continuous at every one past the gate, and the top tier's at and above
+ * the top. A course may give fixed speedups instead.
  */
 #include "unit.h"
 
@@ -17,12 +17,6 @@
 /* Lab 05's sum: 30%, 54% and 78% of the speed of light. */
 static const double share3[3] = { 0.30, 0.54, 0.78 };
 static const double pts3[3] = { 20, 40, 60 };
-
-/* Tier k's floor as a speedup over the naive (k = 0: where points start). */
-static double floor_speedup(int k)
-{
-	return WB_ZERO_SPEEDUP * pow(WB_TIER_STEP, k);
-}
 
 static struct wb_scale shares(double r)
 {
@@ -43,9 +37,9 @@ static double points(const struct wb_scale *sc, double x, int *tier,
 
 /*
  * What scale.h promises of any valid scale: boundaries that rise; 0 points
- * at and below the first, each tier's points at its boundary, the same
- * value reached from either side of every boundary; points that never
- * fall and never pass the top tier's.
+ * at and below the first and at and below the gate; each tier's points at
+ * its boundary past the gate, the same value reached from either side of
+ * it; points that never fall and never pass the top tier's.
  */
 static void check_shape(const struct wb_scale *sc)
 {
@@ -60,6 +54,11 @@ static void check_shape(const struct wb_scale *sc)
 
 		if (k)
 			assert_true(at > sc->at[k - 1]);
+		if (at <= sc->gate * (1 + 1e-9)) {
+			assert_near(points(sc, at, &tier, NULL), 0, 0);
+			assert_int_equal(tier, 0);
+			continue;
+		}
 		assert_near(points(sc, at, &tier, NULL), want, 1e-9);
 		assert_int_equal(tier, k);
 		/* Continuous: no jump at a boundary, from either side. */
@@ -75,6 +74,8 @@ static void check_shape(const struct wb_scale *sc)
 		assert_true(p >= prev);
 		assert_true(p <= sc->points[sc->n]);
 		assert_true(tier >= prev_tier);
+		if (x <= sc->gate)
+			assert_near(p, 0, 0);
 		prev = p;
 		prev_tier = tier;
 	}
@@ -161,88 +162,93 @@ static void shares_nothing_at_or_below_the_start(void **state)
 	assert_true(points(&sc, WB_ZERO_SPEEDUP / 10 * 1.01, NULL, NULL) > 0);
 }
 
-/* ---- shares, the floors binding ---- */
+/* ---- shares, the gate binding ---- */
 
-/* A naive at 1 / 1.2 of the speed of light: every lab tier would sit
- * within the noise of the naive (30% of the ideal is slower than the
- * naive itself), so each floor takes its place. */
-static void shares_floors_binding(void **state)
+/* A naive at 1 / 1.2 of the speed of light: every lab tier is slower
+ * than 1.05x the naive, so nothing is earned up to the gate, and past it
+ * every tier, as the same share earns anywhere. */
+static void shares_gate_binding(void **state)
 {
-	const double r = 1.2;
+	const double r = 1.2, gate = WB_ZERO_SPEEDUP / r;
 	struct wb_scale sc = shares(r);
 	double next;
 	int tier;
 
 	(void)state;
-	assert_near(sc.at[0], WB_ZERO_SPEEDUP / r, 1e-15);
+	assert_near(sc.gate, gate, 1e-15);
 	for (int k = 1; k <= 3; k++) {
-		assert_near(sc.at[k], floor_speedup(k) / r, 1e-15);
-		assert_near(wb_scale_speedup_at(&sc, k), floor_speedup(k),
-			    1e-12);
+		assert_near(sc.at[k], share3[k - 1], 0);
+		assert_near(wb_scale_speedup_at(&sc, k), WB_ZERO_SPEEDUP, 1e-12);
 		assert_near(sc.points[k], pts3[k - 1], 0);
 	}
 	/* The lab's first tier, 30%, is no speedup here: no points. */
 	assert_near(points(&sc, 0.30, &tier, &next), 0, 0);
 	assert_int_equal(tier, 0);
-	assert_near(next, floor_speedup(1), 1e-12);
+	assert_near(next, WB_ZERO_SPEEDUP, 1e-12);
 	/* Nor is the naive's own speed, whatever R. */
 	assert_near(points(&sc, 1 / r, NULL, NULL), 0, 0);
-	/* Tier 2 needs 1.05 x 1.03^2 over the naive, not 54%. */
-	assert_near(points(&sc, floor_speedup(2) / r * (1 + 1e-12), &tier,
-			   &next), 40, 1e-6);
-	assert_int_equal(tier, 2);
-	assert_near(next, floor_speedup(3), 1e-12);
-	assert_near(points(&sc, 0.54, &tier, NULL), 0, 0);
+	assert_near(points(&sc, gate, &tier, NULL), 0, 0);
+	/* Past the gate: the top tier, as 78% or more earns anywhere. */
+	assert_near(points(&sc, gate * (1 + 1e-9), &tier, &next), 60, 0);
+	assert_int_equal(tier, 3);
+	assert_near(next, 0, 0);
 	check_shape(&sc);
 }
 
-/* R = 3: the first tier's floor (1.0815x = 36%) is above the lab's 30%,
- * the others (54%, 78%) are above their floors. */
-static void shares_floors_binding_in_part(void **state)
+/* R = 3: the gate (35%) is above the lab's 30%, under 54% and 78%. */
+static void shares_gate_binding_in_part(void **state)
 {
 	const double r = 3;
 	struct wb_scale sc = shares(r);
+	struct wb_scale ten = shares(10);
 
 	(void)state;
-	assert_near(sc.at[1], floor_speedup(1) / r, 1e-15);
+	assert_near(sc.at[1], 0.30, 0);
 	assert_near(sc.at[2], 0.54, 0);
 	assert_near(sc.at[3], 0.78, 0);
-	assert_near(wb_scale_speedup_at(&sc, 1), floor_speedup(1), 1e-12);
+	assert_near(wb_scale_speedup_at(&sc, 1), WB_ZERO_SPEEDUP, 1e-12);
 	assert_near(wb_scale_speedup_at(&sc, 2), 1.62, 1e-12);
+	assert_near(points(&sc, 0.34, NULL, NULL), 0, 0);
+	/* 42%: what it earns where R is 10. */
+	assert_near(points(&sc, 0.42, NULL, NULL),
+		    points(&ten, 0.42, NULL, NULL), 1e-12);
 	check_shape(&sc);
 }
 
 /*
- * The definition in scale.h: a share is worth what its speedup, share x
- * R, is worth on fixed speedup tiers at max(share_k x R, floor_k), with
- * points from 1.05x. Checked over a sweep, for R where the floors bind,
- * bind in part, and do not.
+ * The definition in scale.h: a share past the gate earns the same points
+ * on every GPU (from the first tier on; below it the ramp starts at the
+ * gate), and nothing at or below the gate. Checked over a sweep, for R
+ * where the gate binds, binds in part, and does not.
  */
-static void shares_are_speedups_through_r(void **state)
+static void shares_same_share_same_points(void **state)
 {
 	static const double rs[] = { 1.1, 1.2, 2, 3, 3.7, 10, 40 };
+	struct wb_scale big = shares(1e9);
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rs) / sizeof(rs[0]); i++) {
-		struct wb_scale sh = shares(rs[i]), sp;
-		double x[3];
+		struct wb_scale sh = shares(rs[i]);
 
-		for (int k = 0; k < 3; k++)
-			x[k] = fmax(share3[k] * rs[i], floor_speedup(k + 1));
-		assert_int_equal(wb_scale_speedups(&sp, x, pts3, 3), 0);
+		check_shape(&sh);
 		for (int j = 0; j <= 500; j++) {
-			/* Off the grid of the boundaries: each scale
-			 * rounds its own way exactly at one. */
-			double q = 1.2 * (j + 0.37) / 500, n1, n2;
+			double q = 1.2 * (j + 0.37) / 500, n1;
 			int t1, t2;
 			double p1 = wb_scale_points(&sh, q, &t1, &n1);
-			double p2 = wb_scale_points(&sp, q * rs[i], &t2, &n2);
+			double p2 = wb_scale_points(&big, q, &t2, NULL);
 
-			if (fabs(p1 - p2) > 1e-9 || t1 != t2 ||
-			    fabs(n1 - n2) > 1e-9)
-				fail_msg("R %g, share %g: %g points, tier %d, "
-					 "next %g; as a speedup %g, %d, %g",
-					 rs[i], q, p1, t1, n1, p2, t2, n2);
+			if (q * rs[i] <= WB_ZERO_SPEEDUP) {
+				if (p1 != 0 || t1 != 0)
+					fail_msg("R %g, share %g: %g points "
+						 "under the gate", rs[i], q, p1);
+				continue;
+			}
+			if (q < share3[0])
+				continue;
+			if (fabs(p1 - p2) > 1e-9 || t1 != t2)
+				fail_msg("R %g, share %g: %g points, tier %d; "
+					 "elsewhere %g, %d", rs[i], q, p1, t1,
+					 p2, t2);
 		}
 	}
 }
@@ -421,9 +427,9 @@ int main(void)
 		cmocka_unit_test(shares_linear_between_boundaries),
 		cmocka_unit_test(shares_the_top),
 		cmocka_unit_test(shares_nothing_at_or_below_the_start),
-		cmocka_unit_test(shares_floors_binding),
-		cmocka_unit_test(shares_floors_binding_in_part),
-		cmocka_unit_test(shares_are_speedups_through_r),
+		cmocka_unit_test(shares_gate_binding),
+		cmocka_unit_test(shares_gate_binding_in_part),
+		cmocka_unit_test(shares_same_share_same_points),
 		cmocka_unit_test(shares_without_r),
 		cmocka_unit_test(speedup_at_out_of_range),
 		cmocka_unit_test(speedups),
