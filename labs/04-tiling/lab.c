@@ -20,6 +20,7 @@
 #pragma weak transpose
 #pragma weak matmul
 #pragma weak roofline
+#pragma weak peak
 #pragma weak peer_transpose
 #pragma weak peer_matmul
 
@@ -1209,6 +1210,355 @@ static void roofline_check(struct wb_ctx *c)
 			   "bytes exact, the rest to 1e-12)", bad, 2 * n);
 }
 
+/* ---- peak ---- */
+
+/*
+ * The lab's rule, where the instructor's copy has it (answers.c, as for
+ * roofline); without it (the handout) the worked cases (peak_worked.h)
+ * are checked exactly, and every other answer by what the rule implies
+ * (peak_props(), the twin).
+ */
+__attribute__((weak)) void (*peak_rule)(const struct peak_gpu *g,
+					double intensity,
+					struct peak_pred *p);
+
+#include "peak_worked.h"
+
+struct peak_case {
+	struct peak_gpu g;
+	double intensity;
+	int sheet; /* index into peak_sheets, -1 this GPU, -2 drawn */
+};
+
+/*
+ * The data sheets' GPUs as their drivers report them (deviceQuery's
+ * "GPU Max Clock rate", "Memory Clock rate", "Memory Bus Width"): the
+ * rule gives roofline's roof_sheet_gpus from them, to a few GFLOP/s
+ * (peak_sheet_consistent()).
+ */
+static const struct {
+	const char *name;
+	struct peak_gpu g;
+	int roof; /* its index in roof_sheet_gpus */
+} peak_sheets[] = {
+	{ "T4", { 75, 40, 1590, 5001, 256 }, 0 },
+	{ "RTX 4090", { 89, 128, 2520, 10501, 384 }, 1 },
+	{ "A100 SXM 80GB", { 80, 108, 1410, 1593, 5120 }, 2 },
+	{ "H100 PCIe", { 90, 114, 1755, 1593, 5120 }, 3 },
+	{ "H100 SXM", { 90, 132, 1980, 2619, 5120 }, 4 },
+};
+
+/* The intensities of the lab's kernels at 4096^3 (section 11): naive,
+ * 16 x 16, 64 x 64, 128 x 128 tiles, and each matrix once (n / 6). */
+static const double peak_intensities[] = { 0.25, 3.99, 15.9, 31.5, 682.7 };
+
+#define PEAK_NINT ROOF_COUNT(peak_intensities)
+
+/* The compute capabilities asked about (tiling.h). */
+static const int peak_ccs[] = { 70, 75, 80, 86, 89, 90, 120 };
+
+enum { PEAK_LAB, PEAK_WORKED, PEAK_RANDOM };
+
+#define PEAK_MAX 600
+#define PEAK_RANDOM_COUNT 500
+
+/* This GPU, from what the driver reports (0), or -1. */
+static int peak_this_gpu(struct peak_gpu *g)
+{
+	int dev, major, minor, sms, khz, mem_khz, bus_bits;
+
+	CUDA_CHECK(cudaGetDevice(&dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&major,
+					  cudaDevAttrComputeCapabilityMajor,
+					  dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&minor,
+					  cudaDevAttrComputeCapabilityMinor,
+					  dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&sms,
+					  cudaDevAttrMultiProcessorCount, dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate,
+					  dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits,
+					  cudaDevAttrGlobalMemoryBusWidth,
+					  dev));
+	if (mem_khz <= 0 || bus_bits <= 0 || khz <= 0 || sms <= 0 ||
+	    10 * major + minor < 70)
+		return -1;
+	*g = (struct peak_gpu){ 10 * major + minor, sms, khz / 1e3,
+				mem_khz / 1e3, bus_bits };
+	return 0;
+}
+
+static void peak_add(struct peak_case *c, int *n, const struct peak_gpu *g,
+		     double intensity, int sheet)
+{
+	memset(&c[*n], 0, sizeof(c[*n]));
+	c[*n].g = *g;
+	c[*n].intensity = intensity;
+	c[*n].sheet = sheet;
+	(*n)++;
+}
+
+/* Within 1e-9 of the ridge the attainable rate is either roof's, to a
+ * rounding: no drawn case lies there. */
+static int peak_near_ridge(const struct peak_case *c)
+{
+	struct peak_pred p;
+	double slope;
+
+	if (!peak_rule)
+		return 0;
+	peak_rule(&c->g, c->intensity, &p);
+	slope = c->intensity * p.bw_gbps;
+	return fabs(slope - p.peak_gflops) <= 1e-9 * p.peak_gflops;
+}
+
+static int peak_setup(struct wb_ctx *c)
+{
+	static struct peak_case scratch[2 * PEAK_MAX];
+	struct peak_case *in;
+	struct peak_gpu g;
+	int n = 0;
+
+	switch (c->size->n[0]) {
+	case PEAK_LAB:
+		if (!peak_this_gpu(&g))
+			for (size_t i = 0; i < PEAK_NINT; i++)
+				peak_add(scratch, &n, &g, peak_intensities[i],
+					 -1);
+		for (size_t s = 0; s < ROOF_COUNT(peak_sheets); s++)
+			for (size_t i = 0; i < PEAK_NINT; i++)
+				peak_add(scratch, &n, &peak_sheets[s].g,
+					 peak_intensities[i], (int)s);
+		break;
+	case PEAK_WORKED:
+		for (size_t i = 0; i < ROOF_COUNT(peak_worked); i++)
+			peak_add(scratch, &n, &peak_worked[i].g,
+				 peak_worked[i].intensity, -2);
+		break;
+	default:
+		while (n < PEAK_RANDOM_COUNT) {
+			g.cc = peak_ccs[wb_rng_below(&c->rng,
+						     ROOF_COUNT(peak_ccs))];
+			g.sms = 1 + (int)wb_rng_below(&c->rng, 256);
+			g.clock_mhz = 300 + (int)wb_rng_below(&c->rng, 2700);
+			g.mem_clock_mhz = 400 + (int)wb_rng_below(&c->rng,
+								  12000);
+			g.bus_bits = 32 << wb_rng_below(&c->rng, 8);
+			peak_add(scratch, &n, &g,
+				 0.01 * (double)(1 + wb_rng_below(&c->rng,
+								  100000)),
+				 -2);
+			if (peak_near_ridge(&scratch[n - 1]))
+				n--;
+		}
+	}
+	/* The twins: twice the SMs and twice the memory clock. */
+	for (int i = 0; i < n; i++) {
+		scratch[n + i] = scratch[i];
+		scratch[n + i].g.sms *= 2;
+		scratch[n + i].g.mem_clock_mhz *= 2;
+		scratch[n + i].sheet = -2;
+	}
+	in = wb_input(c, "gpus", 2 * (size_t)n * sizeof(*in));
+	memcpy(in, scratch, 2 * (size_t)n * sizeof(*in));
+	wb_output(c, "roofs", 2 * (size_t)n * sizeof(struct peak_pred));
+	return 0;
+}
+
+enum { PK_CASES, PK_PREDS };
+
+static size_t peak_count(const struct wb_ctx *c)
+{
+	return c->buf[PK_CASES].bytes / sizeof(struct peak_case) / 2;
+}
+
+static int peak_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	static struct peak_pred got[2 * PEAK_MAX];
+	const struct peak_case *in = c->buf[PK_CASES].host;
+	size_t n = 2 * peak_count(c);
+
+	if (impl != WB_STUDENT || !peak)
+		return WB_MISSING;
+	for (size_t i = 0; i < n; i++) {
+		struct peak_gpu g = in[i].g;
+
+		memset(&got[i], 0xff, sizeof(got[i]));
+		peak(&g, in[i].intensity, &got[i]);
+	}
+	CUDA_CHECK(cudaMemcpy(wb_dev(c, PK_PREDS), got, n * sizeof(*got),
+			      cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/* Lanes exactly; the rest to 1e-12 relative (a product or a ratio in
+ * another order). */
+static int peak_agrees(const struct peak_pred *a, const struct peak_pred *b)
+{
+	return a->lanes == b->lanes &&
+	       roof_near(a->peak_gflops, b->peak_gflops) &&
+	       roof_near(a->bw_gbps, b->bw_gbps) &&
+	       roof_near(a->ridge, b->ridge) &&
+	       roof_near(a->gflops, b->gflops) &&
+	       roof_near(a->fp64_gflops, b->fp64_gflops);
+}
+
+/*
+ * Without the rule: what the README's definitions imply of any right
+ * answer p for case c: lanes 64 or 128, the same for one compute
+ * capability as in the worked cases; the ridge the peak over the
+ * bandwidth; the attainable rate the lower roof at this intensity.
+ * 0, or 1 with why not.
+ */
+static int peak_props(const struct peak_case *c, const struct peak_pred *p,
+		      char *why, size_t len)
+{
+	double slope = c->intensity * p->bw_gbps;
+	double want = slope < p->peak_gflops ? slope : p->peak_gflops;
+
+	for (size_t i = 0; i < ROOF_COUNT(peak_worked); i++) {
+		const struct peak_pred *w = &peak_worked[i].p;
+
+		if (peak_worked[i].g.cc != c->g.cc)
+			continue;
+		if (w->lanes != p->lanes) {
+			snprintf(why, len, "sm_%d has %d FP32 lanes per SM (a "
+				 "worked case)", c->g.cc, w->lanes);
+			return 1;
+		}
+		if (!roof_near(p->fp64_gflops * w->peak_gflops,
+			       w->fp64_gflops * p->peak_gflops)) {
+			snprintf(why, len, "sm_%d's FP64 peak is 1/%.0f of its "
+				 "FP32 peak (a worked case)", c->g.cc,
+				 w->peak_gflops / w->fp64_gflops);
+			return 1;
+		}
+	}
+	if (p->lanes != 64 && p->lanes != 128)
+		snprintf(why, len, "an SM of sm_70 or later has 64 or 128 FP32 "
+			 "lanes");
+	else if (!(p->peak_gflops > 0) || !(p->bw_gbps > 0))
+		snprintf(why, len, "both roofs are positive");
+	else if (!roof_near(p->ridge, p->peak_gflops / p->bw_gbps))
+		snprintf(why, len, "the ridge is your peak over your "
+			 "bandwidth, %.6g flop/B", p->peak_gflops / p->bw_gbps);
+	else if (!roof_near(p->gflops, want))
+		snprintf(why, len, "at %.6g flop/B the attainable rate is the "
+			 "lower of your peak and your bandwidth times it, "
+			 "%.6g GFLOP/s", c->intensity, want);
+	else
+		return 0;
+	return 1;
+}
+
+/* A twin (twice the SMs, twice the memory clock) against its case. */
+static int peak_twin_wrong(const struct peak_pred *t,
+			   const struct peak_pred *o, char *why, size_t len)
+{
+	if (t->lanes == o->lanes && roof_near(t->peak_gflops,
+					       2 * o->peak_gflops) &&
+	    roof_near(t->bw_gbps, 2 * o->bw_gbps) &&
+	    roof_near(t->ridge, o->ridge) &&
+	    roof_near(t->gflops, 2 * o->gflops) &&
+	    roof_near(t->fp64_gflops, 2 * o->fp64_gflops))
+		return 0;
+	snprintf(why, len, "with twice the SMs and twice the memory clock "
+		 "you said %d lanes, %.6g GFLOP/s, %.6g GB/s: the lanes stay, "
+		 "both roofs and the attainable rate double, the ridge stays",
+		 o->lanes, o->peak_gflops, o->bw_gbps);
+	return 1;
+}
+
+static void peak_show(struct wb_ctx *c, const char *who,
+		      const struct peak_pred *p)
+{
+	wb_fail(c, "  %s: %d lanes, %.9g GFLOP/s, %.9g GB/s, ridge %.6g "
+		   "flop/B, %.9g GFLOP/s attainable, FP64 %.9g GFLOP/s", who,
+		p->lanes, p->peak_gflops, p->bw_gbps, p->ridge, p->gflops,
+		p->fp64_gflops);
+}
+
+/* The rule gives roofline's data sheets from the drivers' figures. */
+static int peak_sheet_consistent(struct wb_ctx *c)
+{
+	for (size_t s = 0; s < ROOF_COUNT(peak_sheets); s++) {
+		int k = peak_sheets[s].roof;
+		const struct roof_gpu *r = &roof_sheet_gpus[k].g;
+		struct peak_pred p;
+
+		peak_rule(&peak_sheets[s].g, 1, &p);
+		if (fabs(p.peak_gflops - r->peak_gflops) >
+			    0.001 * r->peak_gflops ||
+		    fabs(p.bw_gbps - r->bw_gbps) > 0.001 * r->bw_gbps) {
+			wb_fail(c, "the lab's peak rule and roofline's data "
+				   "sheets disagree on the %s (a bug in "
+				   "labs/04-tiling/lab.c)",
+				peak_sheets[s].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void peak_check(struct wb_ctx *c)
+{
+	const struct peak_case *in = c->buf[PK_CASES].host;
+	const struct peak_pred *got = c->buf[PK_PREDS].host;
+	size_t n = peak_count(c), bad = 0;
+
+	if (peak_rule && peak_sheet_consistent(c))
+		return;
+	for (size_t i = 0; i < 2 * n; i++) {
+		struct peak_pred w;
+		const char *who = NULL;
+		char why[320];
+		int wrong;
+
+		if (peak_rule) {
+			peak_rule(&in[i].g, in[i].intensity, &w);
+			who = "the rule";
+		} else if (c->size->n[0] == PEAK_WORKED && i < n) {
+			w = peak_worked[i].p;
+			who = "the worked case";
+		}
+		if (who)
+			wrong = !peak_agrees(&got[i], &w);
+		else if (i >= n)
+			wrong = peak_twin_wrong(&got[i], &got[i - n], why,
+						sizeof(why));
+		else
+			wrong = peak_props(&in[i], &got[i], why, sizeof(why));
+		if (!wrong || bad++ >= ROOF_SHOWN)
+			continue;
+		wb_fail(c, "case %zu%s: sm_%d, %d SMs at %.6g MHz, memory at "
+			   "%.6g MHz on %d bits, intensity %.6g flop/B", i,
+			i >= n ? " (a twin)" : "", in[i].g.cc, in[i].g.sms,
+			in[i].g.clock_mhz, in[i].g.mem_clock_mhz,
+			in[i].g.bus_bits, in[i].intensity);
+		peak_show(c, "you", &got[i]);
+		if (who)
+			peak_show(c, who, &w);
+		else
+			wb_fail(c, "  but %s", why);
+	}
+	if (bad)
+		wb_fail(c, "%zu of %zu cases wrong, twins included (lanes "
+			   "exact, the rest to 1e-12)", bad, 2 * n);
+	else if (c->size->n[0] == PEAK_LAB)
+		for (size_t i = 0; i < n; i++)
+			if (i % ROOF_COUNT(peak_intensities) == 0)
+				printf("  %s: yours %d lanes, %.1f TFLOP/s "
+				       "(FP64 %.2f), %.0f GB/s, ridge %.1f "
+				       "flop/B\n",
+				       in[i].sheet < 0 ? "this GPU" :
+				       peak_sheets[in[i].sheet].name,
+				       got[i].lanes, got[i].peak_gflops / 1e3,
+				       got[i].fp64_gflops / 1e3,
+				       got[i].bw_gbps, got[i].ridge);
+}
+
 /* ---- the table: every knob of this lab, with its reason ---- */
 
 /*
@@ -1327,22 +1677,26 @@ static const struct wb_exercise exercises[] = {
 		.points_correct = 40,
 		.points_speed = 60,
 		/*
-		 * Tiers: shares of cublasSgemm's time (fp32, pedantic: no
-		 * TF32), which the grader times in its reference run without
-		 * the student's code: matmul is bound by arithmetic, and
-		 * cuBLAS is the best measured on this GPU. Measured on an
-		 * H100 80GB HBM3 (tests/gpu/calibrate.sh, 4096^3,
-		 * 2026-11-25): the naive 44.48 ms, cuBLAS 2.752 ms (6%). 16 x
-		 * 16 shared tiles (ladder 1-shared-tile) 16%, tier 1 (13%):
-		 * tiling alone. A 64 x 64 block with a 4 x 4 register tile
-		 * per thread (ladder 3-register-tile) 47%, tier 2 (38%):
-		 * register blocking. The solution (128 x 128 blocks, 8 x 8
-		 * per thread, float4 loads, double buffering) 88%, 44.2
-		 * TFLOP/s: the top tier (77%) leaves a 14% margin (README:
-		 * why it stays under cuBLAS).
+		 * Tiers: shares of the roofline, its FLOPs at the CUDA
+		 * cores' fp32 FMA rate, which a probe measures in the same
+		 * rounds (common/probe.cu), or its bytes at the DRAM's if
+		 * longer (never, at 4096^3). cublasSgemm (fp32, no TF32) is
+		 * shown beside it, a peer, not the limit. Measured on an
+		 * H200 (tests/gpu/calibrate.sh, 4096^3, 2026-11-28): the FMA
+		 * peak 63 TFLOP/s, the naive 45.6 ms (4.6%);
+		 * 16 x 16 shared tiles (ladder 1-shared-tile) 13%, tier 1
+		 * (10%): tiling alone. A 64 x 64 block with a 4 x 4 register
+		 * tile per thread (ladder 3-register-tile) 36%, tier 2 (28%):
+		 * register blocking. The previous solution (128 x 128
+		 * blocks, 8 x 8 per thread, float4 loads, double buffering)
+		 * 70%, 44.0 TFLOP/s; the solution (128 x 256 blocks, 8 x 16
+		 * per thread, k steps of 16) 73%, 46.0 TFLOP/s, 90% of
+		 * cuBLAS (51.1 TFLOP/s that run): the top tier (58%) leaves
+		 * it a 25% margin. Each boundary sits 20% or more from every
+		 * step.
 		 */
-		.tiers = { { 0.13, 20 }, { 0.38, 40 }, { 0.77, 60 } },
-		.ideal = WB_IDEAL_PEER,
+		.tiers = { { 0.10, 20 }, { 0.28, 40 }, { 0.58, 60 } },
+		.ideal = WB_IDEAL_ROOF,
 		/* make profile: compute-bound (SM throughput, the stalls);
 		 * the tiles' bank conflicts, and the registers and shared
 		 * memory a bigger tile costs in occupancy. */
@@ -1355,8 +1709,9 @@ static const struct wb_exercise exercises[] = {
 		.setup = matmul_setup,
 		.run = matmul_run,
 		.check = matmul_check,
-		/* Compute-bound: its ideal is cuBLAS (the grader's reference
-		 * run times it); the report shows TFLOP/s beside GB/s. */
+		/* Compute-bound: its ideal is its roofline (the FMA peak
+		 * measured beside it); the report shows TFLOP/s beside GB/s
+		 * and cuBLAS's time from the grader's reference run. */
 		.traffic = matmul_traffic,
 		.rules = { MUST_SHARED, NO_LIBRARY_TILING, NO_TENSOR_CORES },
 	},
@@ -1374,6 +1729,26 @@ static const struct wb_exercise exercises[] = {
 		.setup = roofline_setup,
 		.run = roofline_run,
 		.check = roofline_check,
+	},
+	{
+		.name = "peak",
+		.title = "a GPU's FP32 peak, bandwidth and ridge, from its "
+			 "driver's figures",
+		.kind = WB_CORRECTNESS,
+		/* The lab's kernels on this GPU and five data sheets' GPUs;
+		 * the worked cases; 500 GPUs drawn from the seed. Each also
+		 * as its twin (twice the SMs and the memory clock). */
+		.sizes = { { "lab", { PEAK_LAB } },
+			   { "worked", { PEAK_WORKED } },
+			   { "random", { PEAK_RANDOM } } },
+		/* Three formulas and a table of lanes: a fifth of an
+		 * exercise. */
+		.points_correct = 20,
+		/* ~1,200 cases of host code; 60 s only stops hangs. */
+		.timeout_s = 60,
+		.setup = peak_setup,
+		.run = peak_run,
+		.check = peak_check,
 	},
 };
 

@@ -3,41 +3,108 @@
  * Lab 04, exercise 2: matmul - a solution.
  *
  * What it changes from the naive, and why:
- *  - Block tiling: a block of 256 threads computes a 128 x 128 piece of c.
- *    It walks k in steps of 8, each time staging a 128 x 8 slice of a and
- *    an 8 x 128 slice of b in shared memory: every element fetched from
- *    global memory is then used 128 times, not once (the naive's caches
- *    notwithstanding). 32 flops per byte of global traffic.
- *  - Register blocking: each thread computes an 8 x 8 piece of c in 64
- *    registers. Per step of k it reads 8 values of a and 8 of b from shared
- *    memory (four 16-byte loads) and does 64 multiply-adds with them: 2
- *    flops per byte of shared traffic, where a thread computing one
- *    element does 2 flops per 8 bytes. Shared memory's bandwidth, not
- *    DRAM's, is what limits the simple tiled kernel (README, section 6).
- *  - The thread's 8 x 8 piece is four 4 x 4 pieces 64 apart (rows ty*4
- *    and 64 + ty*4, columns tx*4 and 64 + tx*4), so the 16 threads of a
- *    row read 16 consecutive float4 of b's slice: no bank conflicts. The
- *    slice of a is stored transposed (k-major), so its 8 values are two
- *    float4 too; its rows are padded to 132 floats so that the transposing
- *    stores do not conflict either.
- *  - Global loads are float4 (a row of a's slice is 8 floats: two threads;
- *    a row of b's slice is 128: 32 threads). They are aligned only when k
- *    and n are multiples of 4; otherwise the same kernel body runs with
+ *  - Block tiling: a block computes a MM_BM x MM_BN (128 x 256) piece of c. It
+ *    walks k in steps of MM_BK (16), each time staging a 128 x 16 slice of a
+ *    and a 16 x 256 slice of b in shared memory: every element fetched from
+ *    global memory is then used 256 (or 128) times, not once.
+ *  - Register blocking: each of the 256 threads computes an 8 x 16 piece of c
+ *    in 128 registers. Per step of k it reads 8 values of a and 16 of b from
+ *    shared memory (six 16-byte loads) and does 128 multiply-adds with them.
+ *    Shared memory's bandwidth, not DRAM's, is what limits the simple tiled
+ *    kernel (README, section 6).
+ *  - Warp tiling: the 32 lanes of a warp are 4 x 8 threads of the block's 16 x
+ *    16 grid of threads, so a float4 load of a's slice has 4 distinct
+ *    addresses and one of b's 8: 64 and 128 bytes, one pass each. (4 x 8, 8 x
+ *    4 and 2 x 16 lanes measured within 0.2% of each other, at 128 x 128
+ *    tiles.)
+ *  - The thread's piece is made of 4 x 4 pieces spread over the tile (rows
+ *    ty*4 + i*64, columns tx*4 + j*64), so lanes read consecutive float4 of a
+ *    slice: no bank conflicts. The slice of a is stored transposed (k-major),
+ *    so its values are float4 too; its rows are padded to 132 floats, so that
+ *    each warp's 32 transposing stores land in 32 banks.
+ *  - Global loads are float4; each half-warp reads 32 bytes of 16 rows of a
+ *    (whole sectors), each warp 512 bytes of a row of b. They are aligned only
+ *    when k and n are multiples of 4; otherwise the same kernel body runs with
  *    scalar loads and stores (the case is a constant of two kernels).
- *  - Double buffering: two slices of each in shared memory. The loads of
- *    step t + 1 are issued into registers before the multiply-adds of
- *    step t, so their latency hides behind the arithmetic, and stored
- *    into the other buffer after it: one barrier per step, not two.
- *  - Edges: loads outside a, b give 0, which adds nothing; stores are
- *    guarded. Any m, k, n work; full 128 x 128 tiles pay only the tests.
+ *  - Double buffering: two slices of each in shared memory (48.5 KiB in all,
+ *    over the 48 KiB a kernel gets unasked: asked for once). The loads of step
+ *    t + 1 are issued into registers before the multiply-adds of step t, so
+ *    their latency hides behind the arithmetic, and stored into the other
+ *    buffer after them: one barrier per step. The loads are issued
+ *    unconditionally (see the main loop): when nvcc was given an if around
+ *    them, it sank them past the multiply-adds, and the kernel ran 16% (at 128
+ *    x 128 x 8) to 20% (this shape) slower.
+ *  - Why this shape. Measured on an NVIDIA H200 (2026-11-28, 4096^3, L2
+ *    flushed, medians of 25 rounds interleaved with cublasSgemm): 2991 us,
+ *    45.96 TFLOP/s, 92.1% of cuBLAS's 2756 us (the previous solution, 128 x
+ *    128 tiles with 8 x 8 per thread and k steps of 8: 3115 us, 88.5%). The 8
+ *    x 16 piece does 128 multiply-adds per six shared loads where 8 x 8 does
+ *    64 per four, and steps of 16 halve the barriers and loop overhead per
+ *    multiply-add: multiply-adds are 74% of the float4 kernel's instructions
+ *    (counted in its SASS), 56% at 128 x 128 x 8. It needs 251 registers, so
+ *    one block (8 warps) per SM; 128 independent sums per thread keep them
+ *    busy. The same code at 128 x 128 x 8 ran 3156 us (87%), 128 x 256 x 8
+ *    3230 us, 256 x 128 x 16 (16 x 8 per thread) 3508 us, 128 x 128 x 16 (2
+ *    blocks per SM, registers spilled) 3303 us; launching blocks in groups of
+ *    rows for L2 reuse, or splitting a step's loads in two halves, cost 0.5 to
+ *    1%. The macros keep every one of these a -D away (MM_BM, MM_BN, MM_BK,
+ *    MM_TM, MM_TN, MM_WX, MM_MINB, MM_GROUP, MM_SPLIT).
+ *  - One shape on every GPU, chosen on sm_90 (the only architecture
+ *    measured). It fits any GPU of compute capability 7.5 or newer (251
+ *    registers, 48.5 KiB of shared memory); a small product gets few of its
+ *    128 x 256 tiles (1024^3 makes 32), and leaves SMs idle.
+ *  - Edges: loads outside a, b give 0, which adds nothing; stores are guarded.
+ *    Any m, k, n work; full tiles pay only the tests.
  */
 #include "tiling.h"
 
-#define MM_BM 128      /* rows of c per block */
-#define MM_BN 128      /* columns of c per block */
-#define MM_BK 8        /* depth of one k step */
-#define MM_THREADS 256 /* 16 x 16 threads, each 8 x 8 elements of c */
-#define MM_APAD 4      /* a's slice rows: 132 floats, still 16-byte aligned */
+#ifndef MM_BM
+#define MM_BM 128 /* rows of c per block */
+#endif
+#ifndef MM_BN
+#define MM_BN 256 /* columns of c per block */
+#endif
+#ifndef MM_BK
+#define MM_BK 16 /* depth of one k step: a multiple of 8 */
+#endif
+#ifndef MM_TM
+#define MM_TM 8 /* rows of c per thread: a multiple of 4 */
+#endif
+#ifndef MM_TN
+#define MM_TN 16 /* columns of c per thread: a multiple of 4 */
+#endif
+#ifndef MM_WX
+#define MM_WX 8 /* a warp's lanes along n; 32 / MM_WX along m */
+#endif
+#ifndef MM_MINB
+#define MM_MINB 1 /* blocks per SM the registers must allow */
+#endif
+#ifndef MM_APAD
+#define MM_APAD 4 /* a's slice rows: MM_BM + 4 floats, 16-byte aligned */
+#endif
+#ifndef MM_SPLIT
+#define MM_SPLIT 0 /* 1: a's loads over half a step, b's over the other */
+#endif
+#ifndef MM_GROUP
+#define MM_GROUP 0 /* block rows per group of the launch order; 0: none */
+#endif
+
+#define MM_TX (MM_BN / MM_TN)       /* threads along n */
+#define MM_TY (MM_BM / MM_TM)       /* threads along m */
+#define MM_THREADS (MM_TX * MM_TY)
+#define MM_WY (32 / MM_WX)
+#define MM_AS (MM_BM + MM_APAD)     /* a's slice row length */
+#define MM_NA4 (MM_BM * MM_BK / 4 / MM_THREADS) /* float4 of a per thread */
+#define MM_NB4 (MM_BK * MM_BN / 4 / MM_THREADS) /* float4 of b per thread */
+#define MM_SMEM (2 * MM_BK * (MM_AS + MM_BN) * (int)sizeof(float))
+
+#if MM_BK % 8 || MM_TM % 4 || MM_TN % 4 || MM_TX % MM_WX || MM_TY % MM_WY
+#error "matmul: the tile shape does not divide into warps and float4"
+#endif
+#if MM_NA4 < 1 || MM_NB4 < 1 || MM_NA4 * MM_THREADS * 4 != MM_BM * MM_BK || \
+	MM_NB4 * MM_THREADS * 4 != MM_BK * MM_BN
+#error "matmul: the slices do not divide evenly into float4 per thread"
+#endif
 
 /*
  * Four floats from q[0..3], of which `have` (0 to 4) are inside the matrix;
@@ -82,102 +149,227 @@ static __device__ __forceinline__ void store4(float *q, int have, float4 v,
 		q[3] = v.w;
 }
 
-/* Put this thread's share of one step's slices into buffer `as`, `bs`:
- * a's four values transposed (k-major), b's as one float4. */
-static __device__ __forceinline__ void stash(float (*as)[MM_BM + MM_APAD],
-					     float (*bs)[MM_BN], int ar, int ak,
-					     int bk, int bc, float4 va,
-					     float4 vb)
+/*
+ * This thread's loads of one step. Float4 i of a's slice is row ar[i] of
+ * the slice, k offset ak[i] (a half-warp reads 16 rows, 32 bytes of each);
+ * float4 i of b's slice is row bk[i], column bc[i]. pa, pb point at step
+ * 0's; acols and bcols count the floats left in their rows (0: a row or a
+ * column outside the matrix, which loads zeros at every step).
+ */
+struct mm_loads {
+	const float *pa[MM_NA4], *pb[MM_NB4];
+	int ar[MM_NA4], ak[MM_NA4], acols[MM_NA4];
+	int bk[MM_NB4], bc[MM_NB4], bcols[MM_NB4];
+};
+
+static __device__ __forceinline__ void
+mm_loads_init(struct mm_loads *l, const float *a, const float *b, int m,
+	      int k, int n, int row0, int col0, int tid)
 {
-	as[ak + 0][ar] = va.x;
-	as[ak + 1][ar] = va.y;
-	as[ak + 2][ar] = va.z;
-	as[ak + 3][ar] = va.w;
-	*(float4 *)&bs[bk][bc] = vb;
+#pragma unroll
+	for (int i = 0; i < MM_NA4; i++) {
+		int idx = tid + i * MM_THREADS, lane = idx % 32, w = idx / 32;
+		int r;
+
+		l->ak[i] = 4 * (lane / 16 + 2 * (w % (MM_BK / 8)));
+		l->ar[i] = lane % 16 + 16 * (w / (MM_BK / 8));
+		r = row0 + l->ar[i];
+		l->acols[i] = r < m ? k - l->ak[i] : 0;
+		l->pa[i] = a + (size_t)(r < m ? r : 0) * k + l->ak[i];
+	}
+#pragma unroll
+	for (int i = 0; i < MM_NB4; i++) {
+		int idx = tid + i * MM_THREADS, c;
+
+		l->bk[i] = idx / (MM_BN / 4);
+		l->bc[i] = idx % (MM_BN / 4) * 4;
+		c = col0 + l->bc[i];
+		l->bcols[i] = n - c;
+		l->pb[i] = b + (size_t)l->bk[i] * n + (c < n ? c : 0);
+	}
+}
+
+/* Load a's share of the step at k0 into registers. */
+static __device__ __forceinline__ void mm_fetch_a(const struct mm_loads *l,
+						  int k0, float4 *va, int vec)
+{
+#pragma unroll
+	for (int i = 0; i < MM_NA4; i++)
+		va[i] = load4(l->pa[i] + k0, l->acols[i] - k0, vec);
+}
+
+/* The same for b (rows past k load zeros). */
+static __device__ __forceinline__ void mm_fetch_b(const struct mm_loads *l,
+						  int k0, int k, int n,
+						  float4 *vb, int vec)
+{
+#pragma unroll
+	for (int i = 0; i < MM_NB4; i++)
+		vb[i] = load4(l->pb[i] + (size_t)k0 * n,
+			      k0 + l->bk[i] < k ? l->bcols[i] : 0, vec);
+}
+
+/* Put a's share into a buffer, transposed (k-major). */
+static __device__ __forceinline__ void mm_stash_a(const struct mm_loads *l,
+						  float *as, const float4 *va)
+{
+#pragma unroll
+	for (int i = 0; i < MM_NA4; i++) {
+		float *q = as + l->ak[i] * MM_AS + l->ar[i];
+
+		q[0 * MM_AS] = va[i].x;
+		q[1 * MM_AS] = va[i].y;
+		q[2 * MM_AS] = va[i].z;
+		q[3 * MM_AS] = va[i].w;
+	}
+}
+
+/* Put b's share into a buffer, as float4. */
+static __device__ __forceinline__ void mm_stash_b(const struct mm_loads *l,
+						  float *bs, const float4 *vb)
+{
+#pragma unroll
+	for (int i = 0; i < MM_NB4; i++)
+		*(float4 *)(bs + l->bk[i] * MM_BN + l->bc[i]) = vb[i];
+}
+
+/* Steps p0 .. p1 - 1 of the slices ac, bc: the multiply-adds. */
+static __device__ __forceinline__ void
+mm_compute(float (*acc)[MM_TN], const float *ac, const float *bc, int tx,
+	   int ty, int p0, int p1)
+{
+#pragma unroll
+	for (int p = p0; p < p1; p++) {
+		float fa[MM_TM], fb[MM_TN];
+
+#pragma unroll
+		for (int i = 0; i < MM_TM / 4; i++) {
+			float4 v = *(const float4 *)(ac + p * MM_AS +
+						     i * MM_TY * 4 + ty * 4);
+
+			fa[4 * i] = v.x;
+			fa[4 * i + 1] = v.y;
+			fa[4 * i + 2] = v.z;
+			fa[4 * i + 3] = v.w;
+		}
+#pragma unroll
+		for (int j = 0; j < MM_TN / 4; j++) {
+			float4 v = *(const float4 *)(bc + p * MM_BN +
+						     j * MM_TX * 4 + tx * 4);
+
+			fb[4 * j] = v.x;
+			fb[4 * j + 1] = v.y;
+			fb[4 * j + 2] = v.z;
+			fb[4 * j + 3] = v.w;
+		}
+#pragma unroll
+		for (int i = 0; i < MM_TM; i++)
+#pragma unroll
+			for (int j = 0; j < MM_TN; j++)
+				acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
+	}
+}
+
+/* The block's tile of c: (row0, col0). With MM_GROUP, blocks are launched
+ * in groups of MM_GROUP block rows, column by column inside a group. */
+static __device__ __forceinline__ void mm_tile(int m, int n, int *row0,
+					       int *col0)
+{
+#if MM_GROUP > 0
+	int gm = (m + MM_BM - 1) / MM_BM, gn = (n + MM_BN - 1) / MM_BN;
+	int bid = blockIdx.x, per = MM_GROUP * gn, g = bid / per;
+	int first = g * MM_GROUP, rows = gm - first < MM_GROUP ?
+					 gm - first : MM_GROUP;
+	int in = bid % per;
+
+	*row0 = (first + in % rows) * MM_BM;
+	*col0 = in / rows * MM_BN;
+#else
+	*row0 = blockIdx.y * MM_BM;
+	*col0 = blockIdx.x * MM_BN;
+#endif
 }
 
 /*
  * Indices are ints: every extent is at most 10^6 and every matrix has
  * fewer than 2^31 elements (tiling.h), and 64-bit index arithmetic would
- * cost registers the 64 accumulators need (256 threads, 2 blocks per SM:
- * 128 registers each, no spills).
+ * cost registers the accumulators need.
  */
 static __device__ __forceinline__ void
 matmul_body(const float *__restrict__ a, const float *__restrict__ b,
 	    float *__restrict__ c, int m, int k, int n, int vec)
 {
-	__shared__ __align__(16) float as[2][MM_BK][MM_BM + MM_APAD];
-	__shared__ __align__(16) float bs[2][MM_BK][MM_BN];
-	int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
-	int row0 = blockIdx.y * MM_BM, col0 = blockIdx.x * MM_BN;
-	/* This thread's loads: a[arow][k0 + ak .. + 3] and
-	 * b[k0 + bk][bcol .. + 3]; a row outside a or a column outside b
-	 * loads zeros at every step. */
-	int ar = tid / 2, ak = (tid % 2) * 4;
-	int bk = tid / 32, bc = (tid % 32) * 4;
-	int arow = row0 + ar, bcol = col0 + bc;
-	int acols = arow < m ? k : 0, bcols = n - bcol;
-	const float *pa = a + (size_t)(arow < m ? arow : 0) * k + ak;
-	const float *pb = b + (size_t)bk * n + (bcol < n ? bcol : 0);
-	float acc[8][8];
-	float4 va, vb;
+	extern __shared__ float4 mm_smem[];
+	float *as = (float *)mm_smem, *bs = as + 2 * MM_BK * MM_AS;
+	int tid = threadIdx.x, lane = tid % 32, w = tid / 32;
+	int tx = w % (MM_TX / MM_WX) * MM_WX + lane % MM_WX;
+	int ty = w / (MM_TX / MM_WX) * MM_WY + lane / MM_WX;
+	int row0, col0;
+	struct mm_loads l;
+	float acc[MM_TM][MM_TN];
+	float4 va[MM_NA4], vb[MM_NB4];
 
+	mm_tile(m, n, &row0, &col0);
+	mm_loads_init(&l, a, b, m, k, n, row0, col0, tid);
 #pragma unroll
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < MM_TM; i++)
 #pragma unroll
-		for (int j = 0; j < 8; j++)
+		for (int j = 0; j < MM_TN; j++)
 			acc[i][j] = 0.0f;
 
-	va = load4(pa, acols - ak, vec);
-	vb = load4(pb, bk < k ? bcols : 0, vec);
-	stash(as[0], bs[0], ar, ak, bk, bc, va, vb);
+	mm_fetch_a(&l, 0, va, vec);
+	mm_fetch_b(&l, 0, k, n, vb, vec);
+	mm_stash_a(&l, as, va);
+	mm_stash_b(&l, bs, vb);
 	__syncthreads();
 
 	for (int k0 = 0; k0 < k; k0 += MM_BK) {
 		int cur = (k0 / MM_BK) % 2, next = k0 + MM_BK;
+		const float *ac = as + cur * MM_BK * MM_AS;
+		const float *bc = bs + cur * MM_BK * MM_BN;
+		/*
+		 * The other buffer: its last readers passed the barrier
+		 * that ended the step before, so it can be filled any time
+		 * during this one. The loads are not under an if (next <
+		 * k): past k they load nothing (load4 gets have <= 0) and
+		 * the last step fills a buffer no one reads. Under an if,
+		 * nvcc merged the fetch with the stash after the multiply-
+		 * adds, and every step waited out the loads' full latency.
+		 */
+		float *an = as + (cur ^ 1) * MM_BK * MM_AS;
+		float *bn = bs + (cur ^ 1) * MM_BK * MM_BN;
 
-		if (next < k) {
-			va = load4(pa + next, acols - next - ak, vec);
-			vb = load4(pb + (size_t)next * n,
-				   next + bk < k ? bcols : 0, vec);
-		}
-#pragma unroll
-		for (int p = 0; p < MM_BK; p++) {
-			float4 a0 = *(const float4 *)&as[cur][p][ty * 4];
-			float4 a1 = *(const float4 *)&as[cur][p][64 + ty * 4];
-			float4 b0 = *(const float4 *)&bs[cur][p][tx * 4];
-			float4 b1 = *(const float4 *)&bs[cur][p][64 + tx * 4];
-			float fa[8] = { a0.x, a0.y, a0.z, a0.w,
-					a1.x, a1.y, a1.z, a1.w };
-			float fb[8] = { b0.x, b0.y, b0.z, b0.w,
-					b1.x, b1.y, b1.z, b1.w };
-
-#pragma unroll
-			for (int i = 0; i < 8; i++)
-#pragma unroll
-				for (int j = 0; j < 8; j++)
-					acc[i][j] = fmaf(fa[i], fb[j],
-							 acc[i][j]);
-		}
-		/* The other buffer: its last readers passed the barrier
-		 * that ended the step before. */
-		if (next < k)
-			stash(as[cur ^ 1], bs[cur ^ 1], ar, ak, bk, bc, va, vb);
+#if MM_SPLIT
+		/* a's loads in flight over the first half of the step, b's
+		 * over the second: half the staging registers. */
+		mm_fetch_a(&l, next, va, vec);
+		mm_compute(acc, ac, bc, tx, ty, 0, MM_BK / 2);
+		mm_stash_a(&l, an, va);
+		mm_fetch_b(&l, next, k, n, vb, vec);
+		mm_compute(acc, ac, bc, tx, ty, MM_BK / 2, MM_BK);
+		mm_stash_b(&l, bn, vb);
+#else
+		mm_fetch_a(&l, next, va, vec);
+		mm_fetch_b(&l, next, k, n, vb, vec);
+		mm_compute(acc, ac, bc, tx, ty, 0, MM_BK);
+		mm_stash_a(&l, an, va);
+		mm_stash_b(&l, bn, vb);
+#endif
 		__syncthreads();
 	}
 
 #pragma unroll
-	for (int i = 0; i < 8; i++) {
-		int r = row0 + (i / 4) * 64 + ty * 4 + i % 4;
+	for (int i = 0; i < MM_TM; i++) {
+		int r = row0 + (i / 4) * MM_TY * 4 + ty * 4 + i % 4;
 
 		if (r >= m)
-			break;
+			continue;
 #pragma unroll
-		for (int h = 0; h < 2; h++) {
-			int col = col0 + h * 64 + tx * 4;
-			float4 v = make_float4(acc[i][4 * h], acc[i][4 * h + 1],
-					       acc[i][4 * h + 2],
-					       acc[i][4 * h + 3]);
+		for (int j = 0; j < MM_TN / 4; j++) {
+			int col = col0 + j * MM_TX * 4 + tx * 4;
+			float4 v = make_float4(acc[i][4 * j], acc[i][4 * j + 1],
+					       acc[i][4 * j + 2],
+					       acc[i][4 * j + 3]);
 
 			store4(c + (size_t)r * n + col, n - col, v, vec);
 		}
@@ -185,7 +377,7 @@ matmul_body(const float *__restrict__ a, const float *__restrict__ b,
 }
 
 /* k % 4 == 0 and n % 4 == 0: float4 loads and stores throughout. */
-static __global__ void __launch_bounds__(MM_THREADS, 2)
+static __global__ void __launch_bounds__(MM_THREADS, MM_MINB)
 matmul_vec(const float *__restrict__ a, const float *__restrict__ b,
 	   float *__restrict__ c, int m, int k, int n)
 {
@@ -193,24 +385,45 @@ matmul_vec(const float *__restrict__ a, const float *__restrict__ b,
 }
 
 /* Any other shape: the same tiles, filled and emptied element by element. */
-static __global__ void __launch_bounds__(MM_THREADS, 2)
+static __global__ void __launch_bounds__(MM_THREADS, MM_MINB)
 matmul_scalar(const float *__restrict__ a, const float *__restrict__ b,
 	      float *__restrict__ c, int m, int k, int n)
 {
 	matmul_body(a, b, c, m, k, n, 0);
 }
 
+/* Shared memory over 48 KiB must be asked for, once per kernel. */
+static void mm_setup(void)
+{
+	static int done;
+
+	if (done || MM_SMEM <= 48 * 1024)
+		return;
+	CUDA_CHECK(cudaFuncSetAttribute(matmul_vec,
+					cudaFuncAttributeMaxDynamicSharedMemorySize,
+					MM_SMEM));
+	CUDA_CHECK(cudaFuncSetAttribute(matmul_scalar,
+					cudaFuncAttributeMaxDynamicSharedMemorySize,
+					MM_SMEM));
+	done = 1;
+}
+
 void matmul(const float *a, const float *b, float *c, size_t m, size_t k,
 	    size_t n)
 {
-	dim3 grid((unsigned int)wb_ceil_div(n, MM_BN),
-		  (unsigned int)wb_ceil_div(m, MM_BM));
+	size_t gm = wb_ceil_div(m, MM_BM), gn = wb_ceil_div(n, MM_BN);
+#if MM_GROUP > 0
+	dim3 grid((unsigned int)(gm * gn));
+#else
+	dim3 grid((unsigned int)gn, (unsigned int)gm);
+#endif
 
+	mm_setup();
 	if (k % 4 == 0 && n % 4 == 0)
-		matmul_vec<<<grid, MM_THREADS>>>(a, b, c, (int)m, (int)k,
-						 (int)n);
+		matmul_vec<<<grid, MM_THREADS, MM_SMEM>>>(a, b, c, (int)m,
+							  (int)k, (int)n);
 	else
-		matmul_scalar<<<grid, MM_THREADS>>>(a, b, c, (int)m, (int)k,
-						    (int)n);
+		matmul_scalar<<<grid, MM_THREADS, MM_SMEM>>>(a, b, c, (int)m,
+							     (int)k, (int)n);
 	CUDA_CHECK_LAUNCH();
 }
