@@ -145,6 +145,12 @@ static void close_relative(void **state)
 	/* atol and rtol add up. */
 	assert_true(wb_close(101.4, 100, 0.5, 0.01));
 	assert_false(wb_close(101.6, 100, 0.5, 0.01));
+	/* The tolerance is the reference's, never the value checked: a
+	 * wrong value twice the reference does not widen its own bound
+	 * (relative to |got|, 200 against 100 at rtol 0.5 would pass). */
+	assert_false(wb_close(200, 100, 0, 0.5));
+	assert_false(wb_close(-2e6, -1, 1e-3, 0.9));
+	assert_true(wb_close(50, 100, 0, 0.5));
 }
 
 static void close_never_for_nan(void **state)

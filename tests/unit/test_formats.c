@@ -181,6 +181,43 @@ static void classroom_statuses_follow_verdicts(void **state)
 	assert_string_equal(sget(root, "status"), "pass");
 	assert_near(json_number_value(json_object_get(root, "max_score")), 100, 0);
 	json_decref(root);
+
+	/* A grader error stays the run's status whatever follows it. */
+	fx->rows[0].res.verdict = WB_V_ERROR;
+	fx->run.nrows = 4;
+	root = load_classroom(fx);
+	assert_string_equal(sget(root, "status"), "error");
+	json_decref(root);
+}
+
+/*
+ * make check (no GPU): BUILT is what a finished exercise can be there, a
+ * pass with no points; SKELETON, an untouched file, is a fail.
+ */
+static void classroom_build_only_built_is_a_pass(void **state)
+{
+	struct fixture *fx = *state;
+	json_t *root, *tests;
+
+	fx->run.mode = G_BUILD_ONLY;
+	fx->rows[0].res.verdict = WB_V_BUILT;
+	fx->rows[1].res.verdict = WB_V_BUILT;
+	fx->rows[2].res.verdict = WB_V_SKELETON;
+	fx->run.nrows = 3;
+	root = load_classroom(fx);
+	tests = json_object_get(root, "tests");
+	assert_string_equal(sget(json_array_get(tests, 0), "status"), "pass");
+	assert_string_equal(sget(json_array_get(tests, 1), "status"), "pass");
+	assert_string_equal(sget(json_array_get(tests, 2), "status"), "fail");
+	assert_string_equal(sget(root, "status"), "fail");
+	assert_contains(sget(root, "message"),
+			"Built only: no GPU code was run");
+	json_decref(root);
+
+	fx->run.nrows = 2; /* everything built: the run passes */
+	root = load_classroom(fx);
+	assert_string_equal(sget(root, "status"), "pass");
+	json_decref(root);
 }
 
 static void classroom_message_keeps_the_details(void **state)
@@ -242,6 +279,26 @@ static void junit_counts_and_kinds(void **state)
 	assert_contains(x, "<property name=\"settings\" value=\"course settings "
 			   "courses/x.conf (Fall)\"/>");
 	assert_contains(x, "</testsuites>\n");
+	free(x);
+}
+
+/* A CRASH, like a compile error, is an error (the test could not run as
+ * meant); OUT OF BOUNDS, a wrong write caught, is a failure. */
+static void junit_crash_is_an_error(void **state)
+{
+	struct fixture *fx = *state;
+	char *x;
+
+	fx->rows[1].res.verdict = WB_V_CRASH;
+	fx->rows[3].res.verdict = WB_V_OUT_OF_BOUNDS;
+	x = write_junit(fx);
+	assert_contains(x, "<testsuite name=\"05-reduction\" tests=\"2\" "
+			   "failures=\"0\" errors=\"1\"");
+	assert_contains(x, "<error type=\"CRASH\" "
+			   "message=\"CRASH, 0 of 100 points\">");
+	assert_contains(x, "<testsuite name=\"07-fusion\" tests=\"3\" "
+			   "failures=\"1\" errors=\"2\"");
+	assert_contains(x, "<failure type=\"OUT_OF_BOUNDS\"");
 	free(x);
 }
 
@@ -426,8 +483,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(classroom_has_the_reporters_fields),
 		T(classroom_statuses_follow_verdicts),
+		T(classroom_build_only_built_is_a_pass),
 		T(classroom_message_keeps_the_details),
 		T(junit_counts_and_kinds),
+		T(junit_crash_is_an_error),
 		T(junit_is_clean_utf8_xml),
 		T(junit_build_only_has_no_device),
 		T(empty_run_is_still_valid),

@@ -27,7 +27,9 @@
  */
 #include "unit.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "inspect.h"
@@ -322,6 +324,7 @@ static void allowed_families_pass(void **state)
 		"U cudaStreamBeginCapture", "U cudaFuncSetAttribute",
 		"U cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
 		"U cudaSetDevice", "U cudaLaunchKernel_ptsz",
+		"U cudaMemcpy_ptds",
 		"U __cudaLaunchKernel", "U __cudaRegisterFatBinary",
 		"U wb_cuda_fatal", "U wb_todo",
 		"U memcpy", "U __memcpy_chk", "U strlen", "U strerror",
@@ -442,6 +445,9 @@ static void more_rejected_families(void **state)
 		{ "U cudaDeviceReset", "the whole process" },
 		{ "U cudaSetDeviceFlags", "the whole process" },
 		{ "U cudaStreamAddCallback", "it runs your host code later" },
+		/* the per-thread default stream's names: the same calls */
+		{ "U cudaLaunchHostFunc_ptsz", "it runs your host code later" },
+		{ "U cudaStreamAddCallback_ptsz", "it runs your host code" },
 		{ "U cudaGraphAddHostNode", "it runs your host code later" },
 		{ "U cudaGraphDebugDotPrint", "it opens, reads or writes files" },
 		{ "U time", "it reads a clock" },
@@ -468,6 +474,12 @@ static void more_rejected_families(void **state)
 		{ "U _ZNSt13random_device7_M_initERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
 		  "is not on the list of what a submission may call" },
 		{ "w pthread_create", "it runs code outside your call" },
+		/* a weak reference to data (nm's v) */
+		{ "v __environ", "it reads the environment" },
+		{ "v _r_debug", "it finds code by name at run time" },
+		/* unlisted, though they end in f or l as math functions do */
+		{ "U __isoc99_scanf", "is not on the list" },
+		{ "U setvbuf", "is not on the list" },
 	};
 
 	(void)state;
@@ -831,6 +843,57 @@ static void inspect_runner_reads_the_files(void **state)
 	unit_rmdir(dir);
 }
 
+/* Set path's modification time to t. */
+static void set_mtime(const char *path, time_t t)
+{
+	struct timespec ts[2] = { { .tv_sec = t }, { .tv_sec = t } };
+
+	assert_int_equal(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+/*
+ * A file older than the runner is left from an earlier build (inspect.sh
+ * failed this time, or was never run): it is not read, so an old build's
+ * clean symbols cannot stand for the new one's. A file as old as the
+ * runner (the same second) is its own.
+ */
+static void stale_files_are_not_read(void **state)
+{
+	static const char *const exts[] = { "syms", "ctors", "calls", "entries",
+					    "labsyms", "hostsys", "ptx" };
+	char *dir = unit_tmpdir(), runner[512], path[600];
+	time_t now = time(NULL);
+	struct g_objinfo oi;
+
+	(void)state;
+	assert_non_null(dir);
+	honest_runner(dir, runner, sizeof(runner));
+	set_mtime(runner, now);
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		snprintf(path, sizeof(path), "%s.%s", runner, exts[i]);
+		set_mtime(path, now);
+	}
+	snprintf(path, sizeof(path), "%s.syms", runner);
+	set_mtime(path, now - 100);
+	snprintf(path, sizeof(path), "%s.ptx", runner);
+	set_mtime(path, now - 1);
+	g_objinfo_load(runner, &oi);
+	assert_null(oi.syms);
+	assert_null(oi.ptx);
+	assert_non_null(oi.calls);
+	assert_non_null(oi.entries);
+	assert_non_null(oi.ctors);
+	g_objinfo_free(&oi);
+	/* Rebuilt files, newer than the runner, are read again. */
+	snprintf(path, sizeof(path), "%s.syms", runner);
+	set_mtime(path, now + 1);
+	g_objinfo_load(runner, &oi);
+	assert_non_null(oi.syms);
+	assert_contains(oi.syms, "cuda");
+	g_objinfo_free(&oi);
+	unit_rmdir(dir);
+}
+
 /* ---- technique rules ---- */
 
 static struct g_spec spec(const char *name)
@@ -1156,6 +1219,7 @@ int main(void)
 		cmocka_unit_test(audit_words),
 		cmocka_unit_test(audit_word_by_word),
 		cmocka_unit_test(inspect_runner_reads_the_files),
+		cmocka_unit_test(stale_files_are_not_read),
 		cmocka_unit_test(rules_parse),
 		cmocka_unit_test(rules_garbled),
 		cmocka_unit_test(rules_too_many),

@@ -250,6 +250,44 @@ static void chunks_wrong_report_the_first_as_one_thread(void **state)
 	assert_contains(msgs[nmsgs - 1], "(chunk 9 of 64)");
 }
 
+/*
+ * Two outputs, as add_rmsnorm's residual and y: a wrong first one is not
+ * hidden by a right second one (a chunk that passes its last comparison
+ * still failed an earlier one).
+ */
+static float first_got[CHUNKS * CHUNK_LEN];
+
+static void two_outputs_chunk(struct wb_ctx *c, struct wb_chunks *p,
+			      size_t k, double *want, const void *arg)
+{
+	(void)c;
+	(void)arg;
+	for (size_t i = 0; i < CHUNK_LEN; i++)
+		want[i] = (double)(k * CHUNK_LEN + i) / 7.0;
+	wb_chunk_f32(p, "residual", first_got + k * CHUNK_LEN, want,
+		     CHUNK_LEN, 1e-6, 1e-6);
+	wb_chunk_f32(p, "y", chunk_got + k * CHUNK_LEN, want, CHUNK_LEN, 1e-6,
+		     1e-6);
+}
+
+static void chunks_wrong_first_output_is_not_hidden(void **state)
+{
+	struct wb_ctx *c = *state;
+
+	fill_right();
+	memcpy(first_got, chunk_got, sizeof(first_got));
+	first_got[5 * CHUNK_LEN + 2] = -1.0f; /* the residual never written */
+	noted = (size_t)-1;
+	wb_check_chunks(c, CHUNKS, CHUNK_LEN, two_outputs_chunk, NULL,
+			test_note);
+	assert_true(c->failed);
+	assert_int_equal(noted, 5);
+	assert_contains(msgs[0], "1 of 1000 values of residual wrong");
+	assert_contains(msgs[nmsgs - 1], "(chunk 5 of 64)");
+	for (int i = 0; i < nmsgs; i++)
+		assert_null(strstr(msgs[i], "values of y wrong"));
+}
+
 /* ---- wb_parallel_for, wb_fill_uniform, wb_fill_bits ---- */
 
 static atomic_int visits[1000];
@@ -359,6 +397,8 @@ int main(void)
 		cmocka_unit_test_setup(fill_bits_large_depends_on_the_seed_alone,
 				       setup),
 		cmocka_unit_test_setup(chunks_wrong_report_the_first_as_one_thread,
+				       setup),
+		cmocka_unit_test_setup(chunks_wrong_first_output_is_not_hidden,
 				       setup),
 	};
 

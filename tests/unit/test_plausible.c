@@ -204,10 +204,42 @@ static void tensor_flops_against_the_tensor_peak(void **state)
 	r.tflops = 600;
 	assert_int_equal(g_plausible(&s, &r, &d), 1);
 	/* An A100's ratio is 16, an L40S's 4, a T4's 8. */
+	d.cc = 80;
+	assert_near(g_tensor_tflops(&d), 16 * 66.9, 1e-9);
+	d.cc = 86;
+	assert_near(g_tensor_tflops(&d), 4 * 66.9, 1e-9);
 	d.cc = 89;
 	assert_near(g_tensor_tflops(&d), 4 * 66.9, 1e-9);
 	d.cc = 75;
 	assert_near(g_tensor_tflops(&d), 8 * 66.9, 1e-9);
+}
+
+/*
+ * An honest tensor-core hgemm on an A100 (sm_80: 19.5 TFLOP/s of fp32,
+ * 312 of dense fp16 with fp32 accumulation; cuBLAS reaches about 250)
+ * is left alone; above 105% of 312 it is not.
+ */
+static void honest_hgemm_on_an_a100(void **state)
+{
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+	struct g_result r;
+
+	(void)state;
+	snprintf(d.name, sizeof(d.name), "NVIDIA A100-SXM4-80GB");
+	d.cc = 80;
+	d.sms = 108;
+	d.fp32_tflops = 19.5;
+	s.tensor_flops = 1;
+	r = timed(1000, &s, &d);
+	r.gbps = 0;
+	r.tflops = 250;
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	r.tflops = 340;
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	assert_int_equal(r.verdict, WB_V_SUSPICIOUS);
+	assert_contains(r.details[0], "tensor cores' dense peak of 312");
 }
 
 /*
@@ -335,6 +367,56 @@ static void instr_share_against_its_ceiling(void **state)
 	assert_contains(r.details[0], "ceiling of 200%");
 }
 
+/*
+ * A roofline (matmul, hgemm, attention) is a limit measured in the same
+ * rounds where its compute probe ran the GPU's fastest instruction for
+ * its FLOPs: fp32 FMA, wgmma, or mma.sync before Hopper. There its
+ * ceiling is the DRAM ideal's, 125%; where mma.sync stood in for wgmma on
+ * a Hopper GPU it is no limit, and the GPU's own (as a peer's) applies.
+ */
+static void roof_share_ceiling_by_its_probe(void **state)
+{
+	struct g_spec s = sum_spec();
+	struct g_device d = h200();
+	struct g_result r;
+	char why[192];
+
+	(void)state;
+	snprintf(s.ideal, sizeof(s.ideal), "roof");
+	s.tensor_flops = 1;
+	r = timed(40, &s, &d); /* 60 / 40: 150% */
+	snprintf(r.sol, sizeof(r.sol), "roof");
+	snprintf(r.peak, sizeof(r.peak), "wgmma");
+	r.peak_tflops = 890;
+	r.gbps = 0; /* judged by its share alone (a compute-bound one) */
+	assert_near(g_share_ceiling(&s, &r, &d, why, sizeof(why)), 1.25, 0);
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+	assert_int_equal(r.verdict, WB_V_SUSPICIOUS);
+	assert_contains(r.details[0], "compute, read and write");
+	r = timed(50, &s, &d); /* 120% */
+	snprintf(r.sol, sizeof(r.sol), "roof");
+	snprintf(r.peak, sizeof(r.peak), "fma");
+	r.gbps = 0;
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	assert_int_equal(r.verdict, WB_V_PASS);
+	/* mma.sync on a Hopper GPU: not its fastest path, no 125% ceiling
+	 * (no bytes or FLOPs known here: none at all) */
+	r = timed(40, &s, &d);
+	snprintf(r.sol, sizeof(r.sol), "roof");
+	snprintf(r.peak, sizeof(r.peak), "mma");
+	r.gbps = 0;
+	assert_near(g_share_ceiling(&s, &r, &d, why, sizeof(why)), 0, 0);
+	assert_int_equal(g_plausible(&s, &r, &d), 0);
+	/* the same before Hopper (an A100): a limit again */
+	d.cc = 80;
+	r = timed(40, &s, &d);
+	snprintf(r.sol, sizeof(r.sol), "roof");
+	snprintf(r.peak, sizeof(r.peak), "mma");
+	r.gbps = 0;
+	assert_near(g_share_ceiling(&s, &r, &d, why, sizeof(why)), 1.25, 0);
+	assert_int_equal(g_plausible(&s, &r, &d), 1);
+}
+
 /* A result of a peer's exercise: the peer (ideal) took ideal_us. */
 static struct g_result peer_timed(double us, double ideal_us,
 				  const struct g_spec *s,
@@ -424,10 +506,12 @@ int main(void)
 		cmocka_unit_test(only_passing_timed_results),
 		cmocka_unit_test(flops_above_the_fp32_peak),
 		cmocka_unit_test(tensor_flops_against_the_tensor_peak),
+		cmocka_unit_test(honest_hgemm_on_an_a100),
 		cmocka_unit_test(share_above_the_ceiling),
 		cmocka_unit_test(one_shape_above_the_ceiling),
 		cmocka_unit_test(instr_share_against_its_ceiling),
 		cmocka_unit_test(peer_share_against_what_the_gpu_allows),
+		cmocka_unit_test(roof_share_ceiling_by_its_probe),
 		cmocka_unit_test(every_ideal_has_a_ceiling),
 	};
 
