@@ -194,6 +194,68 @@ static int parse_picks(char *val, int labs, struct course *c, int lineno,
 	return 0;
 }
 
+/*
+ * The deadline and leaderboard lines, which make batch applies
+ * (tools/batch/late.c reads them; the grader only checks them, so that
+ * make check-course catches a typo with its line): 1 such a key (why set
+ * when its value is bad), 0 another key.
+ */
+static int deadline_key(const char *key, const char *val, char *why,
+			size_t n)
+{
+	char *end;
+	double v;
+
+	if (!strcmp(key, "deadline")) {
+		int y, mo, d, h, mi, used = 0;
+		const char *z;
+
+		if (sscanf(val, "%4d-%2d-%2d%*1[ T]%2d:%2d%n", &y, &mo, &d, &h,
+			   &mi, &used) != 5 || mo < 1 || mo > 12 || d < 1 ||
+		    d > 31 || h > 23 || mi > 59) {
+			snprintf(why, n, "deadline = '%s': not a date and time "
+				 "(2026-12-01 23:59 UTC)", val);
+			return 1;
+		}
+		z = val + used;
+		if (*z == ':')
+			for (z++; isdigit((unsigned char)*z) || *z == '.'; z++)
+				;
+		while (*z == ' ')
+			z++;
+		if (strcmp(z, "Z") && strcmp(z, "UTC") &&
+		    !((*z == '+' || *z == '-') && strlen(z) == 6 && z[3] == ':'))
+			snprintf(why, n, "deadline = '%s': give its time zone "
+				 "(UTC, Z or +01:00)", val);
+		return 1;
+	}
+	if (!strcmp(key, "late_grace") || !strcmp(key, "late_cutoff")) {
+		v = strtod(val, &end);
+		if (end == val || v < 0 || (*end && (!strchr("smhd", *end) ||
+						     end[1])))
+			snprintf(why, n, "%s = '%s': a duration (90s, 15m, 2h, "
+				 "3d)", key, val);
+		return 1;
+	}
+	if (!strcmp(key, "leaderboard")) {
+		if (strcmp(val, "off") && strcmp(val, "names") &&
+		    strcmp(val, "pseudonyms"))
+			snprintf(why, n, "leaderboard = '%s': off, names or "
+				 "pseudonyms", val);
+		return 1;
+	}
+	if (!strcmp(key, "late_per_day")) {
+		v = strtod(val, &end);
+		if (*end == '%')
+			end++;
+		if (end == val || *end || v < 0 || v > 100)
+			snprintf(why, n, "late_per_day = '%s': a percent from 0 "
+				 "to 100", val);
+		return 1;
+	}
+	return 0;
+}
+
 /* One non-empty line, comment removed. */
 static int parse_line(char *l, struct course *c, int lineno, char *why,
 		      size_t n)
@@ -214,6 +276,9 @@ static int parse_line(char *l, struct course *c, int lineno, char *why,
 	}
 	if (!strcmp(key, "assignment"))
 		return parse_assignment(val, c, why, n);
+	why[0] = '\0';
+	if (deadline_key(key, val, why, n))
+		return why[0] ? -1 : 0;
 	if (!strcmp(key, "labs") || !strcmp(key, "exercises"))
 		return parse_picks(val, !strcmp(key, "labs"), c, lineno, why, n);
 	if (c->nrules == COURSE_MAX_RULES) {

@@ -41,7 +41,9 @@
 #   audit      the gradebook's audit.tsv is written
 #   resume     a second run grades nothing again; a run interrupted with
 #              SIGINT leaves no half-written result and the next run
-#              grades only what was left
+#              grades only what was left; a resubmission (a file changed)
+#              is graded again, its new verdict replacing the old
+#              (BATCH_ONLY=resubmit runs that check alone)
 #
 # The class's DIR is $BUILD/test-batch; logs go to $LOGS/batch-*.log.
 
@@ -215,6 +217,65 @@ bt_default() {
 		fail "batch/SANDBOX defaults to require: without bwrap it stops with the install message" \
 			"$LOGS/batch-nobwrap.log"
 	fi
+}
+
+# bt_resubmit_make: make batch on bt_resubmit's one-student class
+bt_resubmit_make() {
+	$MAKE --no-print-directory batch SUBMISSIONS="$bt_rs/subs" \
+		OUT="$bt_rs/graded" LAB=05-reduction BUILD_ONLY=1 BUILD="$BUILD" \
+		${bt_off:+SANDBOX=off} >> "$bt_rl" 2>&1
+}
+
+# A resubmission is graded again: resume skips a student only when her
+# files are the ones graded (meta's fingerprint), and a changed file's
+# new grade replaces the old one in the gradebook.
+bt_resubmit() {
+	bt_rs=$bt_dir/resubmit
+	bt_rl=$LOGS/batch-resubmit.log
+	rm -rf "$bt_rs"
+	sh tests/batch/make-class.sh "$bt_rs/subs" "$bt_rs/graded" 1 alice \
+		> "$bt_rl" 2>&1
+	bt_resubmit_make
+	grep -q '^alice,BUILT,BUILT,' "$bt_rs/graded/verdicts.csv" 2>> "$bt_rl"
+	bt_first=$?
+	bt_resubmit_make
+	grep -q '1 graded before (not graded again), 0 to' "$bt_rl"
+	bt_same=$?
+	cp tests/broken/compile-error/05-reduction/sum.cu \
+		"$bt_rs/subs/alice/05-reduction/sum.cu"
+	bt_resubmit_make
+	if [ $bt_first -eq 0 ] && [ $bt_same -eq 0 ] &&
+	   grep -q '0 graded before (not graded again), 1 to' "$bt_rl" &&
+	   grep -q '^alice,COMPILE_ERROR,BUILT,' "$bt_rs/graded/verdicts.csv"; then
+		pass "batch/a resubmission (one file changed) is graded again and its new verdict replaces the old; unchanged, it is not"
+	else
+		cat "$bt_rs/graded/verdicts.csv" >> "$bt_rl" 2>&1
+		fail "batch/a resubmission is graded again, its new verdict replacing the old" "$bt_rl"
+	fi
+}
+
+# The instructor's walk of issue #33 (tests/batch/instructor.sh): ids
+# that cannot swap, links, a space in the path, deadlines and late
+# penalties from times the student cannot set, the rules of a gradebook
+# (a fixed grader regrades or refuses, REGRADE=), build-only scores,
+# SANDBOX=off's GPU lock, the Slurm script as generated. One pass or
+# fail per check it makes.
+bt_instructor() {
+	bt_il=$LOGS/batch-instructor.log
+	BUILD="$BUILD" MAKE="$MAKE" SANDBOX=${bt_off:+off} \
+		sh tests/batch/instructor.sh "$bt_dir/instructor" > "$bt_il" 2>&1
+	# (a loop on a pipe would count in a subshell: from a file)
+	grep '^ok   \|^FAIL ' "$bt_il" > "$bt_il.checks"
+	while read -r w t; do
+		if [ "$w" = ok ]; then
+			pass "batch/instructor: $t"
+		else
+			fail "batch/instructor: $t" "$bt_il"
+		fi
+	done < "$bt_il.checks"
+	grep -q '^instructor: every check held$' "$bt_il" ||
+		grep -q '^FAIL ' "$bt_il" ||
+		fail "batch/instructor: tests/batch/instructor.sh ran to its end" "$bt_il"
 }
 
 # heidi handed in sum.cpp and a README: her report names the file she
@@ -749,6 +810,14 @@ bt_main() {
 		bt_off=1
 		skip "batch/a sandbox can be made here: $box_why (the class is graded with SANDBOX=off, so that the rest is still tested)"
 	fi
+	# BATCH_ONLY="resubmit ..." runs those self-contained checks alone
+	# (tests/mutate.sh: a planted bug's test in seconds, not minutes).
+	if [ -n "${BATCH_ONLY:-}" ]; then
+		for t in $BATCH_ONLY; do
+			"bt_$t"
+		done
+		return
+	fi
 	if BUILD="$BUILD" MAKE="$MAKE" SANDBOX=${bt_off:+off} sh tests/batch/class.sh \
 		--build-only "$bt_dir" > "$LOGS/batch-class.log" 2>&1; then
 		pass "batch/13 generated submissions (folders, .tar.gz, .zip; broken, hostile, malicious) build and check into the gradebook of tests/batch/expected${bt_off:+ (UNSANDBOXED)}"
@@ -765,10 +834,13 @@ bt_main() {
 	bt_loud
 	bt_agree
 	bt_classroom
+	bt_resubmit
 	bt_class_batch
 	bt_audit
 	bt_resume
 	[ $bt_boxed -eq 0 ] && bt_control
+	# (after the control: its listener lives 300 s from bt_sandbox on)
+	bt_instructor
 }
 
 bt_main

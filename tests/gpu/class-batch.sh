@@ -23,7 +23,8 @@
 #     steps PASS; skeletons NOT_IMPLEMENTED; a file not handed in
 #     COMPILE_ERROR);
 #   - gradebook.csv, verdicts.csv and scores.csv list the same students,
-#     and each scores.csv score is the gradebook's total;
+#     and each scores.csv score is the gradebook's total (build-only:
+#     none, "built only" in its status);
 #   - each student has report.txt and results.json; the report's table
 #     shows the gradebook's verdict for each exercise, and results.json's
 #     score is the scores.csv score;
@@ -253,7 +254,14 @@ bad=""
 for s in $(ids "$out/gradebook.csv"); do
 	total=$(cell "$out/gradebook.csv" "$s" total)
 	score=$(cell "$out/scores.csv" "$s" score)
-	[ -n "$score" ] && [ "$score" = "$total" ] || bad="$bad $s"
+	if [ -n "$BUILD_ONLY" ]; then
+		# no points: nothing in scores.csv an import could take
+		[ -z "$score" ] && [ "$(cell "$out/scores.csv" "$s" status)" = \
+			"built only: no points (not for an import)" ] || bad="$bad $s:scored"
+		score=0
+	else
+		[ -n "$score" ] && [ "$score" = "$total" ] || bad="$bad $s"
+	fi
 	r=$out/students/$s/report.txt
 	j=$out/students/$s/results.json
 	if [ ! -f "$r" ] || [ ! -f "$j" ]; then

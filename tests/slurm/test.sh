@@ -8,7 +8,9 @@
 # and grades three generated submissions with make slurm-script in
 # build-and-check mode (BUILD_ONLY=1: no --gres, nothing run): a job array
 # of two tasks (CHUNK=2) and the merge job after it, submitted with the
-# script's own submit.sh. Then the gradebook must hold their verdicts.
+# script's own submit.sh; the prologue calls module, a bash function
+# (as Lmod's and Environment Modules' are) that a login shell's profile
+# defines. Then the gradebook must hold their verdicts.
 # What a GPU cluster adds (--gres=gpu:1, CUDA_VISIBLE_DEVICES from Slurm,
 # timing) is not tested here: docs/batch-grading.md says so.
 #
@@ -53,7 +55,7 @@ sl_main() {
 
 sl_grade() {
 	sl_log=$LOGS/slurm.log
-	sl_t="slurm/make slurm-script: a job array of 2 tasks grades 3 submissions, the merge job writes the gradebook; each job ran the prologue (SLURM_PROLOGUE)"
+	sl_t="slurm/make slurm-script: a job array of 2 tasks grades 3 submissions, the merge job writes the gradebook; each job (bash, a login shell) ran the prologue (SLURM_PROLOGUE), whose module is a bash function as Lmod's"
 	sl_off=""
 	# can_box runs the batch tool: built first (a fresh clone has none).
 	$MAKE --no-print-directory "$BUILD/host/tools/batch/batch" > "$sl_log" 2>&1
@@ -66,7 +68,7 @@ sl_grade() {
 	$MAKE --no-print-directory slurm-script SUBMISSIONS="$sl_dir/submissions" \
 		OUT="$sl_out" LAB=05-reduction BUILD_ONLY=1 CHUNK=2 SLURM_CPUS=1 \
 		SLURM_TIME=00:10:00 BUILD="$BUILD" ${sl_off:+SANDBOX=off} \
-		SLURM_PROLOGUE='echo wb-prologue-ran' >> "$sl_log" 2>&1
+		SLURM_PROLOGUE='echo wb-prologue-ran; module load wb-test/1.0' >> "$sl_log" 2>&1
 	if ! grep -q '^#SBATCH --array=0-1$' "$sl_out/slurm/grade.sbatch" 2> /dev/null ||
 	   grep -q 'gres' "$sl_out/slurm/grade.sbatch" ||
 	   ! grep -q "^	--sandbox '$([ -n "$sl_off" ] && echo off || echo require)'" \
@@ -74,7 +76,18 @@ sl_grade() {
 		fail "$sl_t (the sbatch script)" "$sl_log"
 		return
 	fi
-	SLURM_CONF=$sl_dir/slurm.conf sh "$sl_out/slurm/submit.sh" >> "$sl_log" 2>&1
+	# module as Lmod and Environment Modules define it: a bash function
+	# (bash's own syntax in it) that a login shell's profile defines (on
+	# a cluster /etc/profile.d/; here the profile of a HOME of the test's
+	# own, which sbatch passes on to the jobs). A #!/bin/sh job script
+	# (dash) reads no profile and dies with "module: not found"; the
+	# generated #!/bin/bash -l one runs it.
+	mkdir -p "$sl_dir/home"
+	cat > "$sl_dir/home/.bash_profile" << 'EOF'
+module() { local -a wb_args=("$@"); echo "wb-module ${wb_args[*]}"; }
+EOF
+	HOME=$sl_dir/home SLURM_CONF=$sl_dir/slurm.conf sh "$sl_out/slurm/submit.sh" \
+		>> "$sl_log" 2>&1
 	sl_jobs=$(tr ' ' ',' < "$sl_out/slurm/jobs" 2> /dev/null)
 	for _ in $(seq 300); do
 		sl_left=$(SLURM_CONF=$sl_dir/slurm.conf squeue -h -j "${sl_jobs:-0}" 2> /dev/null)
@@ -90,6 +103,8 @@ sl_grade() {
 	   ls "$sl_out"/slurm/logs/merge-*.log > /dev/null 2>&1 &&
 	   grep -q '3 submissions: 3 graded' "$sl_out/summary.txt" 2> /dev/null &&
 	   [ "$(cat "$sl_out"/slurm/logs/*.log | grep -c '^wb-prologue-ran$')" -eq 3 ] &&
+	   [ "$(cat "$sl_out"/slurm/logs/*.log | grep -c '^wb-module load wb-test/1.0$')" -eq 3 ] &&
+	   head -n 1 "$sl_out/slurm/grade.sbatch" | grep -qx '#!/bin/bash -l' &&
 	   sh tests/batch/compare.sh --build-only tests/batch/expected "$sl_out" \
 		alice dave heidi >> "$sl_log" 2>&1; then
 		pass "$sl_t"

@@ -163,6 +163,10 @@ struct bt_sub {
 	int nnotes, more_notes;
 	char error[256];        /* the submission could not be read: why */
 	unsigned long long fp;  /* the taken files, for resume */
+	int exact;              /* the id is the entry's own name (no
+				 * character replaced, no suffix added) */
+	long long submitted;    /* when it arrived (Unix time; 0: not known) */
+	char submitted_from[32]; /* how that is known: "arrival", "times" */
 
 	/* scheduling (sched.c) */
 	int state;
@@ -176,8 +180,15 @@ struct bt_sub {
  * other than [A-Za-z0-9._@+-] become '_'. Returns the kind, -1 when the
  * entry is neither a folder nor an archive we read. */
 int bt_sub_id(const char *name, int is_dir, char *id, size_t n);
-/* The submissions in a folder, sorted by name. */
+/* The submissions in a folder, sorted by name. A symbolic link is never
+ * a submission. Two entries with one id: the later one is graded under
+ * its whole entry name where that is an id of its own (alice/ and
+ * alice.zip); otherwise -1, both named (an id is never made up). */
 int bt_list_subs(const char *dir, struct bt_sub **out);
+/* The same, with ids from ids, a CSV file "entry,login" (NULL: none):
+ * a mapped entry is graded as its login. -1 on a collision or a bad
+ * line, said with the file's line. */
+int bt_list_subs_ids(const char *dir, const char *ids, struct bt_sub **out);
 void bt_free_subs(struct bt_sub *s, int n);
 void bt_note(struct bt_sub *s, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -286,7 +297,13 @@ struct bt_cell {
 struct bt_row {
 	char id[BT_ID_LEN];
 	int graded;            /* students/<id> exists */
+	int stale;             /* it does, graded under other rules: not
+				* counted (a regrade is under way) */
 	int sandboxed;
+	long long submitted;   /* Unix time; 0 not known */
+	double late_s;         /* past the deadline (0: on time, none) */
+	double penalty;        /* percent of the points taken off */
+	char late_note[64];    /* "" or e.g. "past the cutoff" */
 	struct bt_cell cell[BT_MAX_EX];
 	int have[BT_MAX_EX];
 	double total, max;
@@ -303,6 +320,13 @@ void bt_write_gradebook(FILE *f, const struct bt_labs *l,
 			const struct bt_row *rows, int n, int verdicts);
 /* scores.csv: student, score, max_score, percent, status. */
 void bt_write_scores(FILE *f, const struct bt_row *rows, int n);
+/* The same, for the gradebook: with_late adds submitted_at, late (hours)
+ * and penalty (percent) columns; build_only leaves every score empty
+ * (status "built only: no points"): nothing an import could take. */
+void bt_write_scores_full(FILE *f, const struct bt_row *rows, int n,
+			  int build_only, int with_late);
+/* The gradebook's late columns for a row (with a deadline): ",..." */
+void bt_late_columns(FILE *f, const struct bt_row *row);
 /* built_only: no points were given (a build-only batch). */
 void bt_write_summary(FILE *f, const struct bt_labs *l,
 		      const struct bt_row *rows, int n, const char *title,
@@ -313,6 +337,54 @@ int bt_write_audit(FILE *f, const struct bt_labs *l,
 		   const struct bt_row *rows, int n);
 /* Quantile q of sorted x[0..n-1], linear between ranks. */
 double bt_quantile(const double *x, int n, double q);
+
+/* ---- deadlines (late.c) ----------------------------------------------- */
+
+/* A course file's deadline and late policy:
+ *   deadline = 2026-12-01 23:59 UTC     (or +01:00; ISO 8601 with a T or Z)
+ *   late_grace = 15m                    (s, m, h or d; nothing taken off)
+ *   late_per_day = 10                   (percent of the score per day or
+ *                                        part of one, after the grace)
+ *   late_cutoff = 3d                    (past deadline + this: no points)
+ */
+struct bt_late {
+	long long deadline;    /* Unix time; 0: the course has none */
+	double grace_s, per_day, cutoff_s; /* cutoff_s < 0: none */
+	int leaderboard;       /* "leaderboard =": 0 off, BT_BOARD_NAMES or
+				* BT_BOARD_PSEUDONYMS (board.c) */
+};
+
+/* "2026-12-01 23:59 UTC" and the like: Unix time, or -1. */
+long long bt_parse_time(const char *s);
+/* "15m", "3d", "90" (seconds): seconds, or -1. */
+double bt_parse_duration(const char *s);
+/* The course file's deadline lines into l (zeroed first): 0, or -1 with
+ * "file:line: why" on stderr. */
+int bt_read_late(const char *course, struct bt_late *l);
+/* A submission's lateness and penalty under l, into row. */
+void bt_apply_late(const struct bt_late *l, struct bt_row *row);
+/* Each submission's time: from times (a CSV "entry,time" the instructor
+ * made: Gradescope's created_at, GitHub's push time, pull.sh's marks),
+ * else its arrival in the submissions folder (the entry's ctime, which
+ * no one can set back). 0, or -1 said. */
+int bt_submission_times(const char *times, struct bt_sub *s, int n);
+/* "2026-12-01 23:59:00 UTC" */
+void bt_fmt_time(char *buf, size_t n, long long t);
+
+/* ---- the leaderboard (board.c) ----------------------------------------- */
+
+enum { BT_BOARD_NAMES = 1, BT_BOARD_PSEUDONYMS = 2 };
+struct bt_conf;
+
+/* Add Gradescope's "leaderboard" to a results.json: each exercise that
+ * passed, its speedup on its GPU model ("05-reduction/sum speedup, NVIDIA
+ * H100 80GB HBM3"), from the grader's TSV (read without following a
+ * link). 0, or -1. */
+int bt_json_add_leaderboard(const char *json_path, const char *tsv_path);
+/* The class page's leaderboard: per exercise and GPU model, the ten
+ * fastest that passed, by id or by pseudonym (c->late.leaderboard). */
+void bt_board_html(FILE *f, const struct bt_conf *c,
+		   const struct bt_row *rows, int n);
 
 /* ---- the run (main.c, sched.c) ---------------------------------------- */
 
@@ -325,6 +397,14 @@ struct bt_conf {
 	char grader[BT_PATH], devinfo[BT_PATH], cuda[BT_PATH];
 	char subs[BT_PATH], out[BT_PATH], course[BT_PATH];
 	char manifest[BT_PATH];
+	/* The rules the grades are made under: a fingerprint of the grader,
+	 * the graded labs' own files, the calibrations and the course file
+	 * (batch.conf; each student's meta) */
+	char rules[20];
+	const char *regrade;       /* REGRADE=: "all" or ids, comma-separated */
+	const char *ids, *times;   /* IDS=ids.csv, TIMES=times.csv */
+	struct bt_late late;
+	int chunk_auto;            /* no --chunk: make slurm-script picks one */
 	const char *sm, *lab, *seed, *timeout_cap;
 	int build_only;
 	int jobs;

@@ -134,6 +134,11 @@ int bt_read_student(const char *dir, const struct bt_labs *l,
 		return -1;
 	}
 	row->sandboxed = strstr(meta, "\nsandbox bwrap\n") != NULL;
+	{
+		const char *at = strstr(meta, "\nsubmitted_at ");
+
+		row->submitted = at ? strtoll(at + 14, NULL, 10) : 0;
+	}
 	/* The grader's verdict, as the student's report shows it: a file
 	 * that was not handed in is a COMPILE ERROR there (nothing to
 	 * build), and the report lists it under Missing. */
@@ -161,6 +166,29 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A row's status word. */
+static const char *status(const struct bt_row *row)
+{
+	if (row->stale)
+		return "not graded (graded under other rules: REGRADE=all)";
+	return !row->graded ? "not graded" :
+	       row->sandboxed ? "graded" : "graded UNSANDBOXED";
+}
+
+static int with_late;   /* the course has a deadline: late columns */
+
+void bt_late_columns(FILE *f, const struct bt_row *row)
+{
+	char when[64];
+
+	bt_fmt_time(when, sizeof(when), row->submitted);
+	if (!row->graded) {
+		fputs(",,,", f);
+		return;
+	}
+	fprintf(f, ",%s,%.2f,%g", when, row->late_s / 3600, row->penalty);
+}
+
 void bt_write_gradebook(FILE *f, const struct bt_labs *l,
 			const struct bt_row *rows, int n, int verdicts)
 {
@@ -168,7 +196,8 @@ void bt_write_gradebook(FILE *f, const struct bt_labs *l,
 	for (int i = 0; i < l->n; i++)
 		if (l->ex[i].selected)
 			fprintf(f, ",%s/%s", l->ex[i].lab, l->ex[i].name);
-	fputs(verdicts ? ",status\n" : ",total,max,status\n", f);
+	fputs(verdicts ? ",status" : ",total,max,status", f);
+	fputs(with_late ? ",submitted_at,late_hours,penalty_percent\n" : "\n", f);
 	for (int r = 0; r < n; r++) {
 		const struct bt_row *row = &rows[r];
 
@@ -188,25 +217,37 @@ void bt_write_gradebook(FILE *f, const struct bt_labs *l,
 			fprintf(f, ",%g,%g", row->total, row->max);
 		else if (!verdicts)
 			fputs(",,", f);
-		fprintf(f, ",%s\n", !row->graded ? "not graded" :
-			row->sandboxed ? "graded" : "graded UNSANDBOXED");
+		fprintf(f, ",%s", status(row));
+		if (with_late)
+			bt_late_columns(f, row);
+		fputc('\n', f);
 	}
 }
 
 void bt_write_scores(FILE *f, const struct bt_row *rows, int n)
 {
-	fputs("student,score,max_score,percent,status\n", f);
+	bt_write_scores_full(f, rows, n, 0, 0);
+}
+
+void bt_write_scores_full(FILE *f, const struct bt_row *rows, int n,
+			  int build_only, int late)
+{
+	fputs("student,score,max_score,percent,status", f);
+	fputs(late ? ",submitted_at,late_hours,penalty_percent\n" : "\n", f);
 	for (int r = 0; r < n; r++) {
 		const struct bt_row *row = &rows[r];
 
 		csv_field(f, row->id);
-		if (row->graded)
+		if (row->graded && !build_only)
 			fprintf(f, ",%g,%g,%.1f", row->total, row->max,
 				row->max > 0 ? 100 * row->total / row->max : 0);
 		else
 			fputs(",,,", f);
-		fprintf(f, ",%s\n", !row->graded ? "not graded" :
-			row->sandboxed ? "graded" : "graded UNSANDBOXED");
+		fprintf(f, ",%s", build_only && row->graded ?
+			"built only: no points (not for an import)" : status(row));
+		if (late)
+			bt_late_columns(f, row);
+		fputc('\n', f);
 	}
 }
 
@@ -504,7 +545,8 @@ static int write_with(const char *path, const struct bt_conf *c,
 	if (!m)
 		return -1;
 	if (kind == 4)
-		bt_write_scores(m, rows, n);
+		bt_write_scores_full(m, rows, n, c->build_only,
+				     c->late.deadline != 0);
 	else if (kind == 3)
 		*audit = bt_write_audit(m, &c->labs, rows, n);
 	else if (kind == 2)
@@ -515,6 +557,23 @@ static int write_with(const char *path, const struct bt_conf *c,
 	rc = bt_write_atomic(path, text);
 	free(text);
 	return rc;
+}
+
+/* Was the student in dir graded under other rules than these? (A meta
+ * of before the rules were recorded counts as other rules.) */
+static int stale(const char *dir, const char *rules)
+{
+	char path[BT_PATH], want[64], *meta;
+	int other;
+
+	if (!rules || !rules[0])
+		return 0;
+	bt_fmt(path, sizeof(path), "%s/meta", dir);
+	meta = bt_read(path, 1 << 16);
+	bt_fmt(want, sizeof(want), "\nrules %s\n", rules);
+	other = !meta || !strstr(meta, want);
+	free(meta);
+	return other;
 }
 
 int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet)
@@ -528,9 +587,22 @@ int bt_merge(const struct bt_conf *c, struct bt_sub *subs, int n, int quiet)
 	for (int i = 0; i < n; i++) {
 		bt_fmt(rows[i].id, sizeof(rows[i].id), "%s", subs[i].id);
 		bt_fmt(path, sizeof(path), "%s/students/%s", c->out, subs[i].id);
-		if (bt_read_student(path, &c->labs, &rows[i]))
+		if (bt_read_student(path, &c->labs, &rows[i])) {
 			all = 0;
+			continue;
+		}
+		if (stale(path, c->rules)) {
+			/* Graded under other rules (a REGRADE=all under way):
+			 * never mixed with the new ones. */
+			rows[i].graded = 0;
+			rows[i].stale = 1;
+			all = 0;
+			continue;
+		}
+		bt_apply_late(&c->late, &rows[i]);
+		rows[i].total *= 1 - rows[i].penalty / 100;
 	}
+	with_late = c->late.deadline != 0;
 	bt_fmt(title, sizeof(title), "%s (%s%s%s)", c->subs,
 		 c->build_only ? "built and checked only" : "graded",
 		 c->lab ? ", lab " : "", c->lab ? c->lab : "");

@@ -6,7 +6,8 @@
  * submissions that passed spread (minimum, quartiles, maximum on a log
  * scale, with the tiers as the median submission's GPU put them). In
  * report.html's style (grader/html_text.c), with no script and nothing
- * fetched; no student is named.
+ * fetched; no student is named, unless the course file asks for a
+ * leaderboard (board.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -273,7 +274,7 @@ static void speedups(FILE *f, struct ex_stats *s)
 }
 
 static void page(FILE *f, const struct bt_conf *c, int n, struct ex_stats *st,
-		 const char *title)
+		 const char *title, const struct bt_row *rows, int nrows)
 {
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		   "\n<title>Class report</title>\n<style>%s.counts{font-size:12px}"
@@ -306,7 +307,10 @@ static void page(FILE *f, const struct bt_conf *c, int n, struct ex_stats *st,
 		speedups(f, &st[i]);
 		fprintf(f, "</td></tr>\n");
 	}
-	fprintf(f, "</table>\n</body></html>\n");
+	fprintf(f, "</table>\n");
+	if (c->late.leaderboard)
+		bt_board_html(f, c, rows, nrows);
+	fprintf(f, "</body></html>\n");
 }
 
 int bt_write_classpage(const struct bt_conf *c, const struct bt_row *rows,
@@ -323,7 +327,7 @@ int bt_write_classpage(const struct bt_conf *c, const struct bt_row *rows,
 	m = open_memstream(&text, &len);
 	if (!m)
 		goto out;
-	page(m, c, n, st, title);
+	page(m, c, n, st, title, rows, n);
 	if (fclose(m))
 		goto out;
 	bt_fmt(path, sizeof(path), "%s/class.html", c->out);

@@ -395,31 +395,143 @@ static int cmp_sub(const void *a, const void *b)
 		      ((const struct bt_sub *)b)->name);
 }
 
-/* Two entries with one id (alice/ and alice.zip): later ones get the
- * whole entry name, then a number. */
-static void unique_ids(struct bt_sub *s, int n)
+/* The entry's name without its archive suffix. */
+static void base_name(const struct bt_sub *s, char *out, size_t n)
 {
+	static const char *const sfx[] = { ".tar.gz", ".tgz", ".tar",
+					   ".tar.xz", ".tar.bz2", ".zip" };
+	size_t keep = strlen(s->name);
+
+	for (size_t i = 0; s->kind != BT_DIR && i < sizeof(sfx) / sizeof(sfx[0]); i++)
+		if (ends_with(s->name, sfx[i])) {
+			keep -= strlen(sfx[i]);
+			break;
+		}
+	bt_fmt(out, n, "%.*s", (int)keep, s->name);
+}
+
+/* An id as make batch takes it: [A-Za-z0-9._@+-], not starting with '.'. */
+static int valid_id(const char *id)
+{
+	if (!*id || *id == '.' || strlen(id) >= BT_ID_LEN)
+		return 0;
+	for (; *id; id++)
+		if (!((*id >= 'a' && *id <= 'z') || (*id >= 'A' && *id <= 'Z') ||
+		      (*id >= '0' && *id <= '9') || strchr("._@+-", *id)))
+			return 0;
+	return 1;
+}
+
+/*
+ * Ids that cannot swap. An entry whose name is an id keeps it (exact);
+ * one with other characters gets them made '_' (o'brien -> o_brien). Two
+ * entries with one id: alice/ and alice.zip, where the later one's whole
+ * entry name is an id of its own, grade as alice and alice.zip; any other
+ * collision stops the batch, naming both entries: an id made up for one
+ * of them (o_brien-18) would put one student's grade in another's row of
+ * scores.csv. IDS=ids.csv names the login of an entry. 0, or -1 said.
+ */
+static int unique_ids(struct bt_sub *s, int n)
+{
+	int bad = 0;
+
+	for (int i = 0; i < n; i++) {
+		char base[256];
+
+		base_name(&s[i], base, sizeof(base));
+		s[i].exact = s[i].exact || !strcmp(base, s[i].id);
+	}
 	for (int i = 1; i < n; i++) {
 		for (int j = 0; j < i; j++) {
-			if (strcmp(s[i].id, s[j].id))
-				continue;
-			if (strlen(s[i].id) < strlen(s[i].name)) {
-				bt_sub_id(s[i].name, 1, s[i].id, sizeof(s[i].id));
-			} else {
-				size_t len = strlen(s[i].id);
+			struct bt_sub *a = &s[j], *b = &s[i];
 
-				bt_fmt(s[i].id + (len > BT_ID_LEN - 8 ? BT_ID_LEN - 8 : len),
-					 8, "-%d", i);
+			if (strcmp(b->id, a->id))
+				continue;
+			if (a->exact && b->exact && valid_id(b->name) &&
+			    strcmp(b->name, b->id)) {
+				bt_fmt(b->id, sizeof(b->id), "%s", b->name);
+				fprintf(stderr, "batch: %s and %s would have the "
+						"same id: %s is graded as %s\n",
+					a->name, b->name, b->name, b->id);
+				j = -1; /* the new id against all again */
+				continue;
 			}
-			fprintf(stderr, "batch: %s and %s would have the same "
-					"id: %s is graded as %s\n",
-				s[j].name, s[i].name, s[i].name, s[i].id);
-			j = -1; /* check the new id against all again */
+			fprintf(stderr, "batch: '%s' and '%s' would both be "
+					"graded as %s: one student's grade would "
+					"land in the other's row. Name their logins "
+					"in a file of 'entry,login' lines and give "
+					"it as IDS=ids.csv (docs/batch-grading.md, "
+					"section 2)\n", a->name, b->name, b->id);
+			bad = 1;
+			break;
 		}
 	}
+	return bad ? -1 : 0;
+}
+
+/* IDS=: "entry,login" lines (# comments; a first line "entry,login" is a
+ * header). The entry is the name in the submissions folder, with or
+ * without its archive suffix. 0, or -1 said. */
+static int map_ids(const char *path, struct bt_sub *s, int n)
+{
+	char *text = bt_read(path, 16 << 20), *line, *save;
+	int lineno = 0, rc = 0;
+
+	if (!text) {
+		fprintf(stderr, "batch: cannot read %s (IDS=)\n", path);
+		return -1;
+	}
+	for (line = text; line; line = save) {
+		char *comma, *who, *login, base[256];
+		int hit = 0;
+
+		lineno++;
+		save = strchr(line, '\n');
+		if (save)
+			*save++ = '\0';
+		line[strcspn(line, "\r")] = '\0';
+		if (!*line || *line == '#' ||
+		    (lineno == 1 && !strcmp(line, "entry,login")))
+			continue;
+		comma = strrchr(line, ',');
+		if (!comma) {
+			fprintf(stderr, "%s:%d: expected 'entry,login'\n", path,
+				lineno);
+			rc = -1;
+			continue;
+		}
+		*comma = '\0';
+		who = line;
+		login = comma + 1;
+		if (!valid_id(login)) {
+			fprintf(stderr, "%s:%d: '%s' is not a usable login "
+					"(letters, digits, . _ @ + -)\n", path,
+				lineno, login);
+			rc = -1;
+			continue;
+		}
+		for (int i = 0; i < n; i++) {
+			base_name(&s[i], base, sizeof(base));
+			if (strcmp(s[i].name, who) && strcmp(base, who))
+				continue;
+			bt_fmt(s[i].id, sizeof(s[i].id), "%s", login);
+			s[i].exact = 1;
+			hit = 1;
+		}
+		if (!hit)
+			fprintf(stderr, "batch: %s:%d: '%s': no such entry in the "
+					"submissions (ignored)\n", path, lineno, who);
+	}
+	free(text);
+	return rc;
 }
 
 int bt_list_subs(const char *dir, struct bt_sub **out)
+{
+	return bt_list_subs_ids(dir, NULL, out);
+}
+
+int bt_list_subs_ids(const char *dir, const char *ids, struct bt_sub **out)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -437,8 +549,14 @@ int bt_list_subs(const char *dir, struct bt_sub **out)
 		if (e->d_name[0] == '.')
 			continue;
 		if (bt_fmt(path, sizeof(path), "%s/%s", dir, e->d_name) >=
-		    (int)sizeof(path) || stat(path, &st))
+		    (int)sizeof(path) || lstat(path, &st))
 			continue;
+		if (S_ISLNK(st.st_mode)) {
+			fprintf(stderr, "batch: %s is a symbolic link: not a "
+					"submission (links are never followed)\n",
+				e->d_name);
+			continue;
+		}
 		if (n == cap) {
 			struct bt_sub *t = realloc(s, (cap = cap ? 2 * cap : 64) *
 							  sizeof(*s));
@@ -464,7 +582,10 @@ int bt_list_subs(const char *dir, struct bt_sub **out)
 	}
 	closedir(d);
 	qsort(s, n, sizeof(*s), cmp_sub);
-	unique_ids(s, n);
+	if ((ids && map_ids(ids, s, n)) || unique_ids(s, n)) {
+		bt_free_subs(s, n);
+		return -1;
+	}
 	*out = s;
 	return n;
 }

@@ -66,7 +66,7 @@ static int open_log(const char *path)
 }
 
 static void child(struct bt_args *a, const char *out, const char *err,
-		  long fsize, const char *cuda_visible)
+		  long fsize, const char *cuda_visible, const char *lock_dir)
 {
 	setpgid(0, 0);
 	if (!out || *out) { /* BT_STDIO: keep this process's own */
@@ -96,6 +96,11 @@ static void child(struct bt_args *a, const char *out, const char *err,
 		setenv("CUDA_VISIBLE_DEVICES", cuda_visible, 1);
 		setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
 	}
+	/* An unsandboxed grader's own GPU lock goes where it locks nothing:
+	 * the batch holds the real one for it (lock_gpu()), and a grader
+	 * waiting on it would wait on its own parent. */
+	if (lock_dir)
+		setenv("WB_LOCK_DIR", lock_dir, 1);
 	/* A bare name is looked up on PATH (--sandbox-exec's command,
 	 * run as it is with SANDBOX=off). */
 	execvp(a->v[0], a->v);
@@ -104,7 +109,7 @@ static void child(struct bt_args *a, const char *out, const char *err,
 }
 
 static pid_t spawn(struct bt_args *a, const char *out, const char *err,
-		   long fsize, const char *cuda_visible)
+		   long fsize, const char *cuda_visible, const char *lock_dir)
 {
 	pid_t pid;
 
@@ -113,7 +118,7 @@ static pid_t spawn(struct bt_args *a, const char *out, const char *err,
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)
-		child(a, out, err, fsize, cuda_visible);
+		child(a, out, err, fsize, cuda_visible, lock_dir);
 	if (pid > 0)
 		setpgid(pid, pid);
 	return pid;
@@ -144,7 +149,7 @@ int bt_run(struct bt_args *a, const char *out_path, const char *err_path,
 	   double timeout_s, long fsize, const char *cuda_visible, int *status)
 {
 	double t0 = bt_now();
-	pid_t pid = spawn(a, out_path, err_path, fsize, cuda_visible);
+	pid_t pid = spawn(a, out_path, err_path, fsize, cuda_visible, NULL);
 	int st = 0;
 
 	if (pid < 0)
@@ -176,7 +181,7 @@ int bt_run(struct bt_args *a, const char *out_path, const char *err_path,
 static void work_dir(const struct bt_conf *c, const struct bt_sub *s,
 		     const char *sub, char *out, size_t n)
 {
-	bt_fmt(out, n, "%s/work/%s%s%s", c->out, s->id, *sub ? "/" : "", sub);
+	bt_fmt(out, n, "%s/%s%s%s", c->work, s->id, *sub ? "/" : "", sub);
 }
 
 static int start_build(const struct bt_conf *c, struct bt_sub *s)
@@ -209,7 +214,7 @@ static int start_build(const struct bt_conf *c, struct bt_sub *s)
 	bt_args_addf(&a, "SRC=%s/src", scratch);
 	if (c->lab)
 		bt_args_addf(&a, "LAB=%s", c->lab);
-	pid = spawn(&a, log, NULL, BT_FSIZE_LIMIT, NULL);
+	pid = spawn(&a, log, NULL, BT_FSIZE_LIMIT, NULL, NULL);
 	bt_args_free(&a);
 	if (pid < 0)
 		return -1;
@@ -221,7 +226,7 @@ static int start_build(const struct bt_conf *c, struct bt_sub *s)
 
 static int start_grade(const struct bt_conf *c, struct bt_sub *s, int slot)
 {
-	char scratch[BT_PATH], out[BT_PATH], err[BT_PATH];
+	char scratch[BT_PATH], out[BT_PATH], err[BT_PATH], lock_dir[BT_PATH];
 	const char *gpu = c->build_only ? NULL : c->gpus[slot];
 	struct bt_box box;
 	struct bt_args a;
@@ -273,7 +278,11 @@ static int start_grade(const struct bt_conf *c, struct bt_sub *s, int slot)
 	bt_args_addf(&a, "%s/calibrations", c->repo);
 	for (int i = 0; i < c->ngrader_args; i++)
 		bt_args_add(&a, c->grader_args[i]);
-	pid = spawn(&a, out, err, BT_FSIZE_LIMIT, gpu);
+	/* Sandboxed, the box sets WB_LOCK_DIR (sandbox.c); unsandboxed, the
+	 * same folder is given here: SANDBOX=off must not deadlock. */
+	work_dir(c, s, "tmp", lock_dir, sizeof(lock_dir));
+	pid = spawn(&a, out, err, BT_FSIZE_LIMIT, gpu,
+		    c->sandboxed ? NULL : lock_dir);
 	bt_args_free(&a);
 	if (pid < 0)
 		return -1;
@@ -349,6 +358,11 @@ static void write_meta(const struct bt_conf *c, const struct bt_sub *s,
 	else
 		fprintf(f, "sandbox_is UNSANDBOXED: %s\n", c->unsandboxed_why);
 	fprintf(f, "mode %s\n", c->build_only ? "build-only" : "grade");
+	/* The rules it was graded under (main.c), and when it was handed
+	 * in (late.c): the gradebook counts it only under its own rules. */
+	fprintf(f, "rules %s\n", c->rules);
+	fprintf(f, "submitted_at %lld %s\n", s->submitted,
+		s->submitted_from[0] ? s->submitted_from : "-");
 	if (!c->build_only)
 		fprintf(f, "gpu %s\n", c->gpus[s->slot]);
 	fprintf(f, "build_s %.1f\ngrade_s %.1f\n", s->build_s, s->grade_s);
@@ -377,8 +391,41 @@ static char *local_paths(const char *w, char *text)
 }
 
 /* report.txt at path: what was taken, and the grader's table (in w). */
+/*
+ * With a deadline: when the submission came, how late, and what that
+ * costs, as the gradebook counts it (late.c), in words for the student;
+ * "" without one. *score: the score after the penalty.
+ */
+static void late_line(const struct bt_conf *c, const struct bt_sub *s,
+		      const struct bt_row *graded, char *out, size_t n,
+		      double *score)
+{
+	struct bt_row r = *graded;
+	char when[64];
+
+	out[0] = '\0';
+	*score = r.total;
+	if (!c->late.deadline)
+		return;
+	r.submitted = s->submitted;
+	bt_apply_late(&c->late, &r);
+	*score = r.total * (1 - r.penalty / 100);
+	bt_fmt_time(when, sizeof(when), s->submitted);
+	if (!s->submitted)
+		bt_fmt(out, n, "Submitted: when is not known: no late penalty "
+		       "applied\n");
+	else if (r.late_s <= 0)
+		bt_fmt(out, n, "Submitted %s: on time\n", when);
+	else
+		bt_fmt(out, n, "Submitted %s, %.1f hours after the deadline%s%s: "
+		       "%g%% off, %g of %g points\n", when, r.late_s / 3600,
+		       r.late_note[0] ? ", " : "", r.late_note, r.penalty,
+		       *score, r.max);
+}
+
 static void write_report(const struct bt_conf *c, const struct bt_sub *s,
-			 const char *w, const char *table, const char *path)
+			 const char *w, const char *table, const char *path,
+			 const char *late)
 {
 	FILE *f = fopen(path, "w");
 	char *text = local_paths(w, bt_inside_regular(table, w) ?
@@ -390,6 +437,8 @@ static void write_report(const struct bt_conf *c, const struct bt_sub *s,
 		return;
 	}
 	bt_files_report(f, s, &c->labs);
+	if (*late)
+		fprintf(f, "%s", late);
 	if (!c->sandboxed)
 		fprintf(f, "\nWARNING: UNSANDBOXED: graded WITHOUT a sandbox (%s)\n",
 			c->unsandboxed_why);
@@ -449,6 +498,30 @@ static void student_json(const struct bt_conf *c, const struct bt_sub *s,
 	free(text);
 }
 
+/* results.json's top-level "score" (the first one: the grader writes it
+ * first) made score: the late penalty, as scores.csv has it. */
+static void json_score(const char *path, double score)
+{
+	char *text = bt_read(path, 64 << 20), *at, *end, num[64], *out;
+
+	at = text ? strstr(text, "\"score\": ") : NULL;
+	if (!at) {
+		free(text);
+		return;
+	}
+	at += 9;
+	strtod(at, &end);
+	bt_fmt(num, sizeof(num), "%g", score);
+	out = malloc(strlen(text) + sizeof(num));
+	if (out) {
+		bt_fmt(out, strlen(text) + sizeof(num), "%.*s%s%s",
+		       (int)(at - text), text, num, end);
+		bt_write_atomic(path, out);
+	}
+	free(out);
+	free(text);
+}
+
 /* A student's results folder, whole; 0 when published. */
 static int finish(const struct bt_conf *c, struct bt_sub *s)
 {
@@ -456,7 +529,8 @@ static int finish(const struct bt_conf *c, struct bt_sub *s)
 	static const char *const copy[] = { "results.json", "results.tsv",
 					    "build.log", "grade.log" };
 	struct bt_row row;
-	char *tsv;
+	char *tsv, late[512];
+	double score;
 	int rc;
 
 	work_dir(c, s, "", w, sizeof(w));
@@ -478,9 +552,18 @@ static int finish(const struct bt_conf *c, struct bt_sub *s)
 	}
 	bt_fmt(to, sizeof(to), "%s/results.json", tmp);
 	student_json(c, s, w, to);
+	late_line(c, s, &row, late, sizeof(late), &score);
+	if (*late) {
+		bt_json_add_note(to, late);
+		json_score(to, score);
+	}
+	if (c->late.leaderboard) {
+		bt_fmt(from, sizeof(from), "%s/results.tsv", tmp);
+		bt_json_add_leaderboard(to, from);
+	}
 	bt_fmt(from, sizeof(from), "%s/table.txt", w);
 	bt_fmt(to, sizeof(to), "%s/report.txt", tmp);
-	write_report(c, s, w, from, to);
+	write_report(c, s, w, from, to, late);
 	keep_exercise_logs(c, w, tmp);
 	bt_fmt(to, sizeof(to), "%s/meta", tmp);
 	write_meta(c, s, to);

@@ -176,6 +176,28 @@ static int resolve_out(struct cli *k)
 	    out_overlaps(c, c->out))
 		return -1;
 	bt_fmt(c->work, sizeof(c->work), "%s/work", c->out);
+	/* make takes no space (nor :, #, $, =...) in a path it is given
+	 * (SRC=, T=): where OUT has one, the scratch folders go to a folder
+	 * of this user's own in /tmp instead, one per OUT. */
+	if (strpbrk(c->work, " \t:#$%=;&*?[]()'\"\\|<>`!")) {
+		unsigned long long h = bt_fnv(BT_FNV_INIT, c->out, strlen(c->out));
+		struct stat st;
+
+		bt_fmt(c->work, sizeof(c->work), "/tmp/cuda-workbook-batch-%ld",
+		       (long)getuid());
+		/* Ours, a real folder: never one someone left there. Others
+		 * may pass through (the sandbox account must reach its
+		 * scratch folder), not list it. */
+		if (bt_mkdirs(c->work) || lstat(c->work, &st) ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
+		    chmod(c->work, 0711)) {
+			fprintf(stderr, "batch: %s is not a folder of this "
+					"user's own: remove it\n", c->work);
+			return -1;
+		}
+		bt_fmt(c->work + strlen(c->work), sizeof(c->work) - strlen(c->work),
+		       "/%016llx", h);
+	}
 	if (bt_mkdirs(c->work))
 		return -1;
 	if (k->manifest && need_path("manifest", k->manifest, c->manifest,
@@ -243,8 +265,10 @@ int setup_paths(struct cli *k)
 		if (c->jobs < 1)
 			c->jobs = 1;
 	}
-	if (!c->chunk)
+	if (!c->chunk) {
 		c->chunk = 1;
+		c->chunk_auto = 1; /* make slurm-script picks one */
+	}
 	if (c->build_timeout <= 0)
 		c->build_timeout = 900;
 	if (c->grade_timeout <= 0)

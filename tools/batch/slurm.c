@@ -30,6 +30,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+/* Array tasks: the most make slurm-script makes unless CHUNK= says
+ * otherwise, and the most it makes at all. */
+#define BT_SLURM_TASKS 100
+#define BT_SLURM_MAX_TASKS 1000
+
 /* " --name 'value'" into the command line being built. */
 static void opt(FILE *f, const char *name, const char *value)
 {
@@ -65,6 +70,8 @@ static void command(FILE *f, const struct bt_conf *c, const char *self)
 	opt(f, "--seed", c->seed);
 	opt(f, "--timeout-cap", c->timeout_cap);
 	opt(f, "--course", c->course);
+	opt(f, "--ids", c->ids);
+	opt(f, "--times", c->times);
 	/* A node without a sandbox grades nothing (unless SANDBOX=off was
 	 * asked for here): each task stops with the reason in its log. */
 	opt(f, "--sandbox", c->sandbox == BT_SB_OFF ? "off" : "require");
@@ -80,6 +87,12 @@ static void command(FILE *f, const struct bt_conf *c, const char *self)
 	bt_fmt(chunk, sizeof(chunk), "%d", c->chunk);
 	opt(f, "--manifest", manifest);
 	opt(f, "--chunk", chunk);
+	if (c->build_timeout > 0) { /* BUILD_TIMEOUT, as given here */
+		char bt[32];
+
+		bt_fmt(bt, sizeof(bt), "%g", c->build_timeout);
+		opt(f, "--build-timeout", bt);
+	}
 }
 
 static void header(FILE *f, const struct bt_conf *c, const char *name,
@@ -96,13 +109,104 @@ static void header(FILE *f, const struct bt_conf *c, const char *name,
 		fprintf(f, "#SBATCH %s\n", c->slurm_args[i]);
 }
 
-/* The prologue, as given: shell lines every job runs first (module load
- * cuda/12.4, an environment...). It runs under set -e: a module that does
- * not load stops the job. */
+/*
+ * The shell: bash, as a login shell (#!/bin/bash -l), so that the
+ * cluster's /etc/profile.d defines module (Lmod and Environment Modules
+ * define it as a bash function; under dash "module: not found"). The
+ * prologue, as given: shell lines every job runs first (module load
+ * cuda/12.4...), under set -e (a module that does not load stops the
+ * job) but not set -u, which module's own functions do not survive.
+ */
+static void shell_start(FILE *f)
+{
+	fprintf(f, "#!/bin/bash -l\n");
+}
+
 static void prologue(FILE *f, const struct bt_conf *c)
 {
+	fprintf(f, "set -e\n");
 	if (c->prologue)
 		fprintf(f, "# The prologue (SLURM_PROLOGUE):\n%s\n", c->prologue);
+	fprintf(f, "set -u\n");
+}
+
+/* The CUDA release of the toolkit at cuda ("12.4"), or "" . */
+static void cuda_release(const char *cuda, char *out, size_t n)
+{
+	char q[2 * BT_PATH], cmd[3 * BT_PATH];
+	FILE *p;
+
+	out[0] = '\0';
+	bt_fmt(cmd, sizeof(cmd), "%s/bin/nvcc", cuda);
+	bt_shell_quote(cmd, q, sizeof(q));
+	bt_fmt(cmd, sizeof(cmd), "%s --version 2> /dev/null | sed -n "
+	       "'s/.*release \\([0-9][0-9.]*\\),.*/\\1/p'", q);
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	if (fgets(out, (int)n, p))
+		out[strcspn(out, "\n")] = '\0';
+	pclose(p);
+}
+
+/*
+ * Before anything else on a node: its toolkit must be the release the
+ * shared objects were built with (a job compiles each submission and
+ * links it against them), and its driver must run that release's major
+ * version (an older minor one runs it through CUDA's minor version
+ * compatibility: a note); each with its own message, and the task stops
+ * grading nothing.
+ */
+static void toolkit_check(FILE *f, const struct bt_conf *c)
+{
+	char rel[32];
+
+	cuda_release(c->cuda, rel, sizeof(rel));
+	if (!rel[0])
+		return;
+	fprintf(f, "wb_built=%s\n"
+		   "wb_rel=$(\"$wb_cuda/bin/nvcc\" --version 2> /dev/null | "
+		   "sed -n 's/.*release \\([0-9][0-9.]*\\),.*/\\1/p')\n"
+		   "if [ -z \"$wb_rel\" ]; then\n"
+		   "\techo \"wb: $(hostname): no CUDA toolkit at $wb_cuda (no "
+		   "$wb_cuda/bin/nvcc): load CUDA $wb_built in SLURM_PROLOGUE "
+		   "(module load cuda/$wb_built) or install it there\" >&2\n"
+		   "\texit 1\n"
+		   "fi\n"
+		   "if [ \"$wb_rel\" != \"$wb_built\" ]; then\n"
+		   "\techo \"wb: $(hostname): the toolkit here ($wb_cuda) is "
+		   "CUDA $wb_rel; the shared objects were built with CUDA "
+		   "$wb_built: load that one (SLURM_PROLOGUE='module load "
+		   "cuda/$wb_built'), or run make slurm-script with this one\" "
+		   ">&2\n"
+		   "\texit 1\n"
+		   "fi\n", rel);
+	if (c->build_only)
+		return;
+	/* nvidia-smi's header: the newest CUDA the driver runs. */
+	fprintf(f, "wb_drv=$(nvidia-smi 2> /dev/null | sed -n "
+		   "'s/.*CUDA Version: *\\([0-9][0-9.]*\\).*/\\1/p' | head -n 1)\n"
+		   "if [ -z \"$wb_drv\" ]; then\n"
+		   "\techo \"wb: $(hostname): nvidia-smi does not answer: no "
+		   "NVIDIA driver, or no GPU given to this job (--gres)\" >&2\n"
+		   "\texit 1\n"
+		   "fi\n"
+		   "wb_drvver=$(nvidia-smi --query-gpu=driver_version "
+		   "--format=csv,noheader 2> /dev/null | head -n 1)\n"
+		   "if [ \"${wb_drv%%%%.*}\" -lt \"${wb_built%%%%.*}\" ]; then\n"
+		   "\techo \"wb: $(hostname): its driver ($wb_drvver) runs CUDA "
+		   "up to $wb_drv; this batch was built with CUDA $wb_built, "
+		   "which needs a driver of CUDA ${wb_built%%%%.*}: grade on nodes "
+		   "with a newer driver, or build with CUDA ${wb_drv%%%%.*}\" >&2\n"
+		   "\texit 1\n"
+		   "fi\n"
+		   "if [ \"$(printf '%%s\\n%%s\\n' \"$wb_built\" \"$wb_drv\" | "
+		   "sort -t. -k1,1n -k2,2n | head -n 1)\" != \"$wb_built\" ]; then\n"
+		   "\techo \"wb: $(hostname): note: its driver ($wb_drvver) runs "
+		   "CUDA up to $wb_drv, older than the build's $wb_built: it grades "
+		   "through CUDA's minor version compatibility (the code is built "
+		   "for this GPU's SM; nothing is JIT-compiled)\" >&2\n"
+		   "fi\n");
 }
 
 /*
@@ -117,6 +221,11 @@ static void gpu_check(FILE *f, const struct bt_conf *c)
 
 	bt_shell_quote(c->devinfo, q, sizeof(q));
 	fprintf(f, "wb_cc=$(%s --probe 2> /dev/null | sed -n 's/^cc //p')\n"
+		   "if [ -z \"$wb_cc\" ]; then\n"
+		   "\techo \"wb-grade: $(hostname): devinfo could not ask the GPU "
+		   "its compute capability: $(%s --probe 2>&1 | tail -n 3)\" >&2\n"
+		   "\texit 1\n"
+		   "fi\n"
 		   "case ' %s ' in\n"
 		   "*\" $wb_cc \"*) ;;\n"
 		   "*)\n"
@@ -125,7 +234,7 @@ static void gpu_check(FILE *f, const struct bt_conf *c)
 		   "Ask for those GPUs (GPU_TYPE= or SLURM_CONSTRAINT=), or build "
 		   "for this one too (SM='%s ${wb_cc:-NN}').\" >&2\n"
 		   "\texit 1 ;;\n"
-		   "esac\n", q, c->sm, c->sm, c->sm);
+		   "esac\n", q, q, c->sm, c->sm, c->sm);
 }
 
 static int write_grade(const struct bt_conf *c, int n, int ntasks,
@@ -135,8 +244,8 @@ static int write_grade(const struct bt_conf *c, int n, int ntasks,
 
 	if (!f)
 		return -1;
-	fprintf(f, "#!/bin/sh\n"
-		   "# Grades %d submission%s of %s as a Slurm job array: %d "
+	shell_start(f);
+	fprintf(f, "# Grades %d submission%s of %s as a Slurm job array: %d "
 		   "task%s of\n# up to %d submission%s each%s. Written by make "
 		   "slurm-script; submit with\n# sh %s/slurm/submit.sh "
 		   "(docs/batch-grading.md).\n",
@@ -161,8 +270,14 @@ static int write_grade(const struct bt_conf *c, int n, int ntasks,
 		fprintf(f, "#SBATCH --exclusive\n");
 	header(f, c, "wb-grade", "grade-%A_%a.log", c->time_limit,
 	       c->cpus, c->partition);
-	fprintf(f, "set -eu\n");
 	prologue(f, c);
+	{
+		char q[2 * BT_PATH];
+
+		bt_shell_quote(c->cuda, q, sizeof(q));
+		fprintf(f, "wb_cuda=${CUDA_HOME:-%s}\n", q);
+	}
+	toolkit_check(f, c);
 	if (c->sandbox == BT_SB_OFF)
 		fprintf(f, "echo 'wb-grade: SANDBOX=off: grading UNSANDBOXED' >&2\n");
 	if (!c->build_only && c->sm)
@@ -180,15 +295,14 @@ static int write_merge(const struct bt_conf *c, const char *self,
 
 	if (!f)
 		return -1;
-	fprintf(f, "#!/bin/sh\n"
-		   "# Folds the array's results into %s/gradebook.csv and\n"
+	shell_start(f);
+	fprintf(f, "# Folds the array's results into %s/gradebook.csv and\n"
 		   "# summary.txt. submit.sh runs it after the whole array. It "
 		   "needs no GPU:\n# it asks for none, on %s.\n", c->out,
 		c->merge_partition ? c->merge_partition :
 		"the cluster's default partition (MERGE_PARTITION= names a CPU one)");
 	header(f, c, "wb-merge", "merge-%j.log", "00:15:00", "1",
 	       c->merge_partition);
-	fprintf(f, "set -eu\n");
 	prologue(f, c);
 	command(f, c, self);
 	fprintf(f, " \\\n\t--merge\n");
@@ -225,11 +339,28 @@ int bt_slurm_script(const struct bt_conf *c, const struct bt_sub *subs,
 		    int n, const char *self)
 {
 	char dir[BT_PATH], path[BT_PATH];
-	int ntasks = (n + c->chunk - 1) / c->chunk;
+	struct bt_conf cc = *c;
+	int ntasks;
 	FILE *f;
 
 	if (n == 0) {
 		fprintf(stderr, "batch: no submissions in %s\n", c->subs);
+		return -1;
+	}
+	/* Without CHUNK=: at most BT_SLURM_TASKS tasks, well inside common
+	 * limits (MaxArraySize 1001, MaxSubmitJobs often a few hundred). */
+	if (c->chunk_auto)
+		cc.chunk = (n + BT_SLURM_TASKS - 1) / BT_SLURM_TASKS;
+	c = &cc;
+	ntasks = (n + c->chunk - 1) / c->chunk;
+	if (ntasks > BT_SLURM_MAX_TASKS) {
+		fprintf(stderr, "batch: CHUNK=%d makes %d array tasks: more "
+				"than most clusters take at once (MaxArraySize "
+				"is 1001 by default). CHUNK=%d makes %d; without "
+				"CHUNK= the script makes at most %d\n",
+			c->chunk, ntasks, (n + BT_SLURM_TASKS - 1) / BT_SLURM_TASKS,
+			(n + (n + BT_SLURM_TASKS - 1) / BT_SLURM_TASKS - 1) /
+			((n + BT_SLURM_TASKS - 1) / BT_SLURM_TASKS), BT_SLURM_TASKS);
 		return -1;
 	}
 	bt_fmt(dir, sizeof(dir), "%s/slurm/logs", c->out);
