@@ -8,7 +8,8 @@
  *      labs/03-coalescing/answers.c common/rng.c
  *   ./worked-cases DIR        writes DIR/sectors_worked.h
  *
- * WORKED_LAB picks the lab: 3 (sectors), 4 (roofline), 7 (passes). The
+ * WORKED_LAB picks the lab: 1 (branch_eff), 3 (sectors, inflight), 4
+ * (roofline, peak), 7 (passes). The
  * cases are the README's worked examples, the lab's own kernels and
  * chains at some of their shapes, the edges the groups of lab.c reach,
  * and loads, kernels or chains drawn from a fixed seed. The header ships
@@ -56,7 +57,119 @@ static FILE *open_out(const char *dir, const char *name)
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-#if WORKED_LAB == 3
+#if WORKED_LAB == 1
+/* ---- lab 01: branch_eff ---- */
+#include "warps.h"
+
+extern void (*branch_eff_rule)(const struct branch_pattern *b,
+			       struct branch_pred *p);
+
+static void pattern(FILE *f, unsigned long long n, unsigned div,
+		    unsigned mod, unsigned below, int invert, int ifs)
+{
+	struct branch_pattern b = { n, div, mod, below, invert, ifs };
+	struct branch_pred p;
+
+	branch_eff_rule(&b, &p);
+	fprintf(f, "\t{ { %lluull, %u, %u, %u, %d, %d },\n"
+		   "\t  { %lluull, %lluull, %lluull, %lluull, %.17g } },\n",
+		n, div, mod, below, invert, ifs, p.warps, p.branches,
+		p.divergent, p.paths, p.efficiency);
+}
+
+/* ---- lab 01: spills ---- */
+
+extern void (*spills_rule)(const struct reg_kernel *k, struct reg_pred *p);
+
+static void reg_case(FILE *f, int threads, int blocks, int live, int array)
+{
+	struct reg_kernel k = { threads, blocks, live, array };
+	struct reg_pred p;
+
+	spills_rule(&k, &p);
+	fprintf(f, "\t{ { %d, %d, %d, %d }, { %d, %d, %d } },\n", threads,
+		blocks, live, array, p.cap, p.spills, p.local_bytes);
+}
+
+/* The README's kernels (section 16: occ_kernels.cu's three bounded
+ * ones, ptxas's 64, 96 and 255), edges (a block of one thread, 32 blocks
+ * of 256, a partial warp), then kernels drawn. */
+static void write_spills(const char *dir, struct wb_rng *rng)
+{
+	FILE *f = open_out(dir, "spills_worked.h");
+
+	header(f, "spills_worked.h", "lab 01's spills");
+	fprintf(f, "struct spills_worked {\n\tstruct reg_kernel k;\n"
+		   "\tstruct reg_pred p;\n};\n\n"
+		   "static const struct spills_worked spills_worked[] = {\n");
+	reg_case(f, 1024, 1, 96, 0);
+	reg_case(f, 640, 1, 128, 0);
+	reg_case(f, 256, 1, 320, 0);
+	reg_case(f, 1024, 0, 96, 0);
+	reg_case(f, 256, 2, 40, 16);
+	reg_case(f, 1, 0, 300, 0);
+	reg_case(f, 256, 32, 9, 0);
+	reg_case(f, 100, 3, 200, 64);
+	reg_case(f, 1000, 2, 32, 0);
+	for (int i = 0; i < 20; i++) {
+		int t = 1 + (int)wb_rng_below(rng, 1024);
+		int b = 1 + (int)wb_rng_below(rng, 8192 / ((t + 31) / 32 * 32));
+
+		reg_case(f, t, b > 32 ? 32 : b,
+			 1 + (int)wb_rng_below(rng, 400),
+			 (int)wb_rng_below(rng, 100));
+	}
+	fprintf(f, "};\n");
+	fclose(f);
+}
+
+/* The README's patterns (section 15), at 32M threads and at 1000, each
+ * as if/else and as two tests; hand-made edges (one thread, a constant
+ * condition, a period longer than a warp that straddles them); then
+ * patterns drawn. */
+static void write_cases(const char *dir, struct wb_rng *rng)
+{
+	FILE *f = open_out(dir, "branch_eff_worked.h");
+	static const unsigned readme[][3] = {
+		{ 1, 2, 1 }, { 32, 2, 1 }, { 256, 2, 1 }, { 1, 32, 24 },
+		{ 3, 7, 3 }, { 16, 2, 1 }, { 1, 4, 2 }, { 8, 4, 1 },
+	};
+
+	header(f, "branch_eff_worked.h", "lab 01's branch_eff");
+	fprintf(f, "struct branch_eff_worked {\n\tstruct branch_pattern b;\n"
+		   "\tstruct branch_pred p;\n};\n\n"
+		   "static const struct branch_eff_worked "
+		   "branch_eff_worked[] = {\n");
+	for (int ifs = 1; ifs <= 2; ifs++)
+		for (size_t i = 0; i < COUNT(readme); i++) {
+			pattern(f, 32u << 20, readme[i][0], readme[i][1],
+				readme[i][2], 0, ifs);
+			pattern(f, 1000, readme[i][0], readme[i][1],
+				readme[i][2], 1, ifs);
+		}
+	pattern(f, 1, 1, 2, 1, 0, 1);
+	pattern(f, 33, 1, 2, 1, 0, 2);
+	pattern(f, 1000, 1, 5, 0, 0, 1);
+	pattern(f, 1000, 1, 5, 5, 1, 2);
+	pattern(f, 1000, 995, 2, 1, 0, 1);
+	pattern(f, 100000, 40, 100, 37, 0, 2);
+	pattern(f, (1ull << 39) + 7, 64, 64, 63, 0, 1);
+	for (int i = 0; i < 24; i++) {
+		unsigned div = 1 + (unsigned)wb_rng_below(rng, 64);
+		unsigned mod = 1 + (unsigned)wb_rng_below(rng, 4096 / div);
+		unsigned below = (unsigned)wb_rng_below(rng, mod + 1);
+		int inv = (int)wb_rng_below(rng, 2);
+		int ifs = 1 + (int)wb_rng_below(rng, 2);
+
+		pattern(f, 1 + wb_rng_below(rng, 1ull << 30), div, mod, below,
+			inv, ifs);
+	}
+	fprintf(f, "};\n");
+	fclose(f);
+	write_spills(dir, rng);
+}
+
+#elif WORKED_LAB == 3
 /* ---- lab 03: sectors ---- */
 #include "coalescing.h"
 
@@ -198,6 +311,60 @@ static void random_loads(FILE *f, struct wb_rng *rng)
 	}
 }
 
+/* ---- lab 03: inflight ---- */
+
+extern void (*inflight_rule)(const struct mem_system *s,
+			     struct inflight_pred *p);
+
+static void system_case(FILE *f, double lat, double bw, int sms,
+			int threads, int bytes, int loads)
+{
+	struct mem_system s = { lat, bw, sms, threads, bytes, loads };
+	struct inflight_pred p;
+
+	inflight_rule(&s, &p);
+	fprintf(f, "\t{ { %.17g, %.17g, %d, %d, %d, %d },\n"
+		   "\t  { %.17g, %.17g, %d, %.17g, %.17g } },\n", lat, bw,
+		sms, threads, bytes, loads, p.need_bytes, p.need_per_sm,
+		p.need_loads, p.have_bytes, p.gbps);
+}
+
+/* The README's H100 SXM and T4 (section 17) with the lab's loads, then
+ * hand-made edges (one SM of one thread, a load per thread that is
+ * exactly enough), then systems drawn. */
+static void write_inflight(const char *dir, struct wb_rng *rng)
+{
+	static const int kernels[][3] = {
+		{ 2048, 4, 1 }, { 2048, 16, 1 }, { 2048, 16, 4 },
+		{ 1024, 4, 1 }, { 1024, 16, 2 }, { 256, 4, 1 },
+	};
+	FILE *f = open_out(dir, "inflight_worked.h");
+
+	header(f, "inflight_worked.h", "lab 03's inflight");
+	fprintf(f, "struct inflight_worked {\n\tstruct mem_system s;\n"
+		   "\tstruct inflight_pred p;\n};\n\n"
+		   "static const struct inflight_worked inflight_worked[] = {\n");
+	for (size_t k = 0; k < COUNT(kernels); k++)
+		system_case(f, 700, 3352, 132, kernels[k][0], kernels[k][1],
+			    kernels[k][2]);
+	for (size_t k = 0; k < COUNT(kernels); k++)
+		system_case(f, 700, 320, 40, kernels[k][0], kernels[k][1],
+			    kernels[k][2]);
+	system_case(f, 1000, 1, 1, 1, 1, 1);
+	system_case(f, 1000, 2, 1, 1, 1, 1);
+	system_case(f, 500, 64, 2, 32, 16, 1);
+	system_case(f, 100, 9999, 256, 2048, 16, 16);
+	for (int i = 0; i < 20; i++)
+		system_case(f, 100 + (double)wb_rng_below(rng, 1900),
+			    50 + (double)wb_rng_below(rng, 9950),
+			    1 + (int)wb_rng_below(rng, 256),
+			    32 * (1 + (int)wb_rng_below(rng, 64)),
+			    1 << wb_rng_below(rng, 5),
+			    1 + (int)wb_rng_below(rng, 16));
+	fprintf(f, "};\n");
+	fclose(f);
+}
+
 static void write_cases(const char *dir, struct wb_rng *rng)
 {
 	FILE *f = open_out(dir, "sectors_worked.h");
@@ -214,6 +381,7 @@ static void write_cases(const char *dir, struct wb_rng *rng)
 	random_loads(f, rng);
 	fprintf(f, "};\n");
 	fclose(f);
+	write_inflight(dir, rng);
 }
 
 #elif WORKED_LAB == 4
@@ -334,6 +502,60 @@ static void random_kernels(FILE *f, struct wb_rng *rng)
 	}
 }
 
+/* ---- lab 04: peak ---- */
+
+extern void (*peak_rule)(const struct peak_gpu *g, double intensity,
+			 struct peak_pred *p);
+
+static void peak_case(FILE *f, int cc, int sms, double clock,
+		      double mem_clock, int bus, double intensity)
+{
+	struct peak_gpu g = { cc, sms, clock, mem_clock, bus };
+	struct peak_pred p;
+
+	peak_rule(&g, intensity, &p);
+	fprintf(f, "\t{ { %d, %d, %.17g, %.17g, %d }, %.17g,\n"
+		   "\t  { %d, %.17g, %.17g, %.17g, %.17g, %.17g } },\n", cc,
+		sms, clock, mem_clock, bus, intensity, p.lanes, p.peak_gflops,
+		p.bw_gbps, p.ridge, p.gflops, p.fp64_gflops);
+}
+
+/* The README's GPUs (section 12: T4, RTX 4090, A100, H100 PCIe and
+ * SXM, as their drivers report them) at the lab's intensities, then one
+ * GPU of every compute capability lab.c draws, then GPUs drawn. */
+static void write_peak(const char *dir, struct wb_rng *rng)
+{
+	static const struct peak_gpu gpus[] = {
+		{ 75, 40, 1590, 5001, 256 }, { 89, 128, 2520, 10501, 384 },
+		{ 80, 108, 1410, 1593, 5120 }, { 90, 114, 1755, 1593, 5120 },
+		{ 90, 132, 1980, 2619, 5120 },
+	};
+	static const int ccs[] = { 70, 75, 80, 86, 89, 90, 120 };
+	static const double in[] = { 0.25, 3.99, 15.9, 31.5, 682.7 };
+	FILE *f = open_out(dir, "peak_worked.h");
+
+	header(f, "peak_worked.h", "lab 04's peak");
+	fprintf(f, "struct peak_worked {\n\tstruct peak_gpu g;\n"
+		   "\tdouble intensity;\n\tstruct peak_pred p;\n};\n\n"
+		   "static const struct peak_worked peak_worked[] = {\n");
+	for (size_t i = 0; i < COUNT(gpus); i++)
+		for (size_t j = 0; j < COUNT(in); j++)
+			peak_case(f, gpus[i].cc, gpus[i].sms, gpus[i].clock_mhz,
+				  gpus[i].mem_clock_mhz, gpus[i].bus_bits,
+				  in[j]);
+	for (size_t i = 0; i < COUNT(ccs); i++)
+		peak_case(f, ccs[i], 1, 1000, 1000, 32, 1);
+	for (int i = 0; i < 20; i++)
+		peak_case(f, ccs[wb_rng_below(rng, COUNT(ccs))],
+			  1 + (int)wb_rng_below(rng, 256),
+			  300 + (int)wb_rng_below(rng, 2700),
+			  400 + (int)wb_rng_below(rng, 12000),
+			  32 << wb_rng_below(rng, 8),
+			  0.01 * (double)(1 + wb_rng_below(rng, 100000)));
+	fprintf(f, "};\n");
+	fclose(f);
+}
+
 static void write_cases(const char *dir, struct wb_rng *rng)
 {
 	FILE *f = open_out(dir, "roofline_worked.h");
@@ -347,6 +569,7 @@ static void write_cases(const char *dir, struct wb_rng *rng)
 	random_kernels(f, rng);
 	fprintf(f, "};\n");
 	fclose(f);
+	write_peak(dir, rng);
 }
 
 #elif WORKED_LAB == 7
@@ -576,7 +799,7 @@ static void write_cases(const char *dir, struct wb_rng *rng)
 }
 
 #else
-#error "WORKED_LAB: 3, 4 or 7 (tools/worked-cases.sh sets it)"
+#error "WORKED_LAB: 1, 3, 4 or 7 (tools/worked-cases.sh sets it)"
 #endif
 
 int main(int argc, char **argv)

@@ -36,6 +36,6 @@ void branch(const unsigned int *in, unsigned int *out, size_t n)
 {
 	(void)in, (void)out, (void)n;
 
-	/* ---- your launch: about 5 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 5 lines; then delete the line below ---- */
 	WB_TODO("write branch's kernel and launch it");
 }

@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "warps.h"
@@ -22,6 +23,8 @@
 #pragma weak branch
 #pragma weak trip_count
 #pragma weak blocks_per_sm
+#pragma weak branch_eff
+#pragma weak spills
 
 /* The most mismatches shown per size: enough to see a pattern. */
 #define SHOW_MAX 6
@@ -738,6 +741,434 @@ static void occupancy_check(struct wb_ctx *c)
 	}
 }
 
+/* ---- branch_eff ---- */
+
+/*
+ * The lab's rule, where the instructor's copy has it (answers.c, as in
+ * labs 03 and 04); without it (the handout) the worked cases
+ * (branch_eff_worked.h) are checked exactly, and every other answer by
+ * what the rule implies (be_props(), the twin).
+ */
+__attribute__((weak)) void (*branch_eff_rule)(const struct branch_pattern *b,
+					      struct branch_pred *p);
+
+#include "branch_eff_worked.h"
+
+#define BE_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The README's patterns (section 15) at this lab's n = 32M and at a
+ * partial last warp: the naive branch's t % 2 (lab 01's naive), a
+ * warp's worth of each (t / 32 % 2: the solution's grouping), a block's
+ * worth (t / 256 % 2), a tail guard (t < n - 5: every warp but one
+ * takes it), t % 32 < 24 (a quarter of the lanes idle), a period that
+ * straddles warps (t / 3 % 7 < 3); the naive's decision written as two
+ * tests.
+ */
+static const struct branch_pattern be_lab_patterns[] = {
+	{ 32u << 20, 1, 2, 1, 0, 1 },
+	{ 32u << 20, 32, 2, 1, 0, 1 },
+	{ 32u << 20, 256, 2, 1, 0, 1 },
+	{ 32u << 20, 1, 32, 24, 0, 1 },
+	{ 32u << 20, 3, 7, 3, 0, 1 },
+	{ 32u << 20, 1, 2, 1, 0, 2 },
+	{ 1000, 1, 2, 1, 0, 1 },
+	{ 1000, 32, 2, 1, 1, 2 },
+	{ 1000, 16, 2, 1, 0, 1 },
+	{ 1000, 1000, 1, 1, 0, 1 },
+	{ 1000, 995, 2, 1, 0, 2 },
+};
+
+enum { BE_LAB, BE_WORKED, BE_RANDOM };
+
+#define BE_MAX 600
+#define BE_RANDOM_COUNT 500
+
+static int branch_eff_setup(struct wb_ctx *c)
+{
+	static struct branch_pattern scratch[2 * BE_MAX];
+	struct branch_pattern *in;
+	int n = 0;
+
+	switch (c->size->n[0]) {
+	case BE_LAB:
+		for (size_t i = 0; i < BE_COUNT(be_lab_patterns); i++)
+			scratch[n++] = be_lab_patterns[i];
+		break;
+	case BE_WORKED:
+		for (size_t i = 0; i < BE_COUNT(branch_eff_worked); i++)
+			scratch[n++] = branch_eff_worked[i].b;
+		break;
+	default:
+		while (n < BE_RANDOM_COUNT) {
+			struct branch_pattern *b = &scratch[n++];
+
+			memset(b, 0, sizeof(*b));
+			b->div = 1 + (unsigned)wb_rng_below(&c->rng, 64);
+			b->mod = 1 + (unsigned)wb_rng_below(&c->rng,
+							   4096 / b->div);
+			b->below = (unsigned)wb_rng_below(&c->rng, b->mod + 1);
+			b->invert = (int)wb_rng_below(&c->rng, 2);
+			b->ifs = 1 + (int)wb_rng_below(&c->rng, 2);
+			b->n = wb_rng_below(&c->rng, 2) ? 1000 : 1ull << 39;
+			b->n = 1 + wb_rng_below(&c->rng, b->n);
+		}
+	}
+	/* The twins: the same pattern, the condition negated. */
+	for (int i = 0; i < n; i++) {
+		scratch[n + i] = scratch[i];
+		scratch[n + i].invert = !scratch[i].invert;
+	}
+	in = wb_input(c, "patterns", 2 * (size_t)n * sizeof(*in));
+	memcpy(in, scratch, 2 * (size_t)n * sizeof(*in));
+	wb_output(c, "predictions", 2 * (size_t)n * sizeof(struct branch_pred));
+	return 0;
+}
+
+enum { BE_PATTERNS, BE_PREDS };
+
+static size_t be_count(const struct wb_ctx *c)
+{
+	return c->buf[BE_PATTERNS].bytes / sizeof(struct branch_pattern) / 2;
+}
+
+static int branch_eff_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	static struct branch_pred got[2 * BE_MAX];
+	const struct branch_pattern *in = c->buf[BE_PATTERNS].host;
+	size_t n = 2 * be_count(c);
+
+	if (impl != WB_STUDENT || !branch_eff)
+		return WB_MISSING;
+	for (size_t i = 0; i < n; i++) {
+		struct branch_pattern b = in[i];
+
+		memset(&got[i], 0xff, sizeof(got[i]));
+		branch_eff(&b, &got[i]);
+	}
+	CUDA_CHECK(cudaMemcpy(wb_dev(c, BE_PREDS), got, n * sizeof(*got),
+			      cudaMemcpyHostToDevice));
+	return 0;
+}
+
+static int be_near(double got, double want)
+{
+	double d = got - want;
+
+	return (d < 0 ? -d : d) <= 1e-12 * (want < 0 ? -want : want);
+}
+
+static int be_agrees(const struct branch_pred *a, const struct branch_pred *b)
+{
+	return a->warps == b->warps && a->branches == b->branches &&
+	       a->divergent == b->divergent && a->paths == b->paths &&
+	       be_near(a->efficiency, b->efficiency);
+}
+
+/*
+ * Without the rule: what the README's rule implies of any right answer
+ * p for b: ceil(n / 32) warps, a branch each per test; the divergent
+ * branches a multiple of the tests, no more than there are, none when
+ * every thread decides alike (below 0 or mod, or a single thread), all
+ * when the condition alternates lane by lane in whole warps (t % 2, n a
+ * multiple of 32); a split warp runs both bodies; efficiency the uniform
+ * branches' share. 0, or 1 with why not.
+ */
+static int be_props(const struct branch_pattern *b,
+		    const struct branch_pred *p, char *why, size_t len)
+{
+	unsigned long long warps = (b->n + 31) / 32;
+	unsigned long long ifs = (unsigned long long)b->ifs;
+	int same = b->below == 0 || b->below >= b->mod || b->n == 1;
+
+	if (p->warps != warps)
+		snprintf(why, len, "%llu threads make %llu warps, the last "
+			 "one partial or not", b->n, warps);
+	else if (p->branches != ifs * warps)
+		snprintf(why, len, "each of %llu warps executes %llu "
+			 "branch%s", warps, ifs, ifs > 1 ? "es" : "");
+	else if (p->divergent > p->branches || p->divergent % ifs)
+		snprintf(why, len, "a warp that splits splits at each of the "
+			 "%llu tests, and no more branches split than the "
+			 "%llu there are", ifs, p->branches);
+	else if (same && p->divergent)
+		snprintf(why, len, "every thread decides the same way: no "
+			 "warp splits");
+	else if (b->div == 1 && b->mod == 2 && b->below == 1 &&
+		 b->n % 32 == 0 && p->divergent != p->branches)
+		snprintf(why, len, "lanes alternate in every warp: all %llu "
+			 "branches split", p->branches);
+	else if (p->paths != p->warps + p->divergent / ifs)
+		snprintf(why, len, "a uniform warp runs one body, a split one "
+			 "both: %llu", p->warps + p->divergent / ifs);
+	else if (!be_near(p->efficiency, 100.0 * (double)(p->branches -
+							   p->divergent) /
+						 (double)p->branches))
+		snprintf(why, len, "the efficiency is the uniform branches' "
+			 "share of your branches, in %%");
+	else
+		return 0;
+	return 1;
+}
+
+static void be_show(struct wb_ctx *c, const char *who,
+		    const struct branch_pred *p)
+{
+	wb_fail(c, "  %s: %llu warps, %llu branches, %llu divergent, %llu "
+		   "paths, %.9g%%", who, p->warps, p->branches, p->divergent,
+		p->paths, p->efficiency);
+}
+
+static void branch_eff_check(struct wb_ctx *c)
+{
+	const struct branch_pattern *in = c->buf[BE_PATTERNS].host;
+	const struct branch_pred *got = c->buf[BE_PREDS].host;
+	size_t n = be_count(c), bad = 0;
+
+	for (size_t i = 0; i < 2 * n; i++) {
+		struct branch_pred w;
+		const char *who = NULL;
+		char why[320];
+		int wrong;
+
+		if (branch_eff_rule) {
+			branch_eff_rule(&in[i], &w);
+			who = "the rule";
+		} else if (c->size->n[0] == BE_WORKED && i < n) {
+			w = branch_eff_worked[i].p;
+			who = "the worked case";
+		}
+		if (who)
+			wrong = !be_agrees(&got[i], &w);
+		else if (i >= n)
+			wrong = got[i].divergent != got[i - n].divergent ||
+				be_props(&in[i], &got[i], why, sizeof(why));
+		else
+			wrong = be_props(&in[i], &got[i], why, sizeof(why));
+		if (wrong && !who && i >= n &&
+		    got[i].divergent != got[i - n].divergent)
+			snprintf(why, sizeof(why), "the condition negated "
+				 "splits the same warps: you said %llu "
+				 "divergent", got[i - n].divergent);
+		if (!wrong || bad++ >= 3)
+			continue;
+		wb_fail(c, "case %zu%s: n = %llu, taken when ((t / %u) %% %u "
+			   "< %u) %s, %s", i, i >= n ? " (a twin)" : "",
+			in[i].n, in[i].div, in[i].mod, in[i].below,
+			in[i].invert ? "is false" : "is true",
+			in[i].ifs == 2 ? "two tests" : "if/else");
+		be_show(c, "you", &got[i]);
+		if (who)
+			be_show(c, who, &w);
+		else
+			wb_fail(c, "  but %s", why);
+	}
+	if (bad)
+		wb_fail(c, "%zu of %zu patterns wrong, twins included (counts "
+			   "exact, the efficiency to 1e-12)", bad, 2 * n);
+	else if (c->size->n[0] == BE_LAB)
+		for (size_t i = 0; i < 5; i++)
+			printf("  n = 32M, taken when (t / %u) %% %u < %u: "
+			       "yours %.1f%% branch efficiency\n", in[i].div,
+			       in[i].mod, in[i].below, got[i].efficiency);
+}
+
+/* ---- spills ---- */
+
+/*
+ * The lab's rule, where the instructor's copy has it (answers.c);
+ * without it (the handout) the worked cases (spills_worked.h) are
+ * checked exactly, and every other answer by what the rule implies
+ * (sp_props(), the twin).
+ */
+__attribute__((weak)) void (*spills_rule)(const struct reg_kernel *k,
+					  struct reg_pred *p);
+
+#include "spills_worked.h"
+
+/*
+ * The lab's kernels under __launch_bounds__ (occ_kernels.cu: 96, 128
+ * and 320 accumulators live, -Xptxas -v gives them 64, 96 and 255
+ * registers, all spilling); the same without min_blocks; a runtime-
+ * indexed array of 16 floats; a lean kernel with room to spare.
+ */
+static const struct reg_kernel sp_lab_kernels[] = {
+	{ 1024, 1, 96, 0 }, { 640, 1, 128, 0 }, { 256, 1, 320, 0 },
+	{ 1024, 0, 96, 0 }, { 256, 4, 40, 0 }, { 256, 2, 40, 16 },
+	{ 128, 0, 32, 0 }, { 96, 3, 200, 64 },
+};
+
+enum { SP_LAB, SP_WORKED, SP_RANDOM };
+
+#define SP_MAX 600
+#define SP_RANDOM_COUNT 500
+
+static int spills_setup(struct wb_ctx *c)
+{
+	static struct reg_kernel scratch[2 * SP_MAX];
+	struct reg_kernel *in;
+	int n = 0;
+
+	switch (c->size->n[0]) {
+	case SP_LAB:
+		for (size_t i = 0; i < BE_COUNT(sp_lab_kernels); i++)
+			scratch[n++] = sp_lab_kernels[i];
+		break;
+	case SP_WORKED:
+		for (size_t i = 0; i < BE_COUNT(spills_worked); i++)
+			scratch[n++] = spills_worked[i].k;
+		break;
+	default:
+		while (n < SP_RANDOM_COUNT) {
+			struct reg_kernel *k = &scratch[n++];
+
+			k->max_threads = 1 + (int)wb_rng_below(&c->rng, 1024);
+			k->min_blocks = (int)wb_rng_below(&c->rng, 33);
+			k->live_regs = 1 + (int)wb_rng_below(&c->rng, 400);
+			k->array_floats = wb_rng_below(&c->rng, 2) ? 0 :
+					  (int)wb_rng_below(&c->rng, 4087);
+			/* 32 blocks of 1024 threads leave no register a
+			 * thread: the contract keeps a block that fits. */
+			if ((k->min_blocks ? k->min_blocks : 1) *
+			    ((k->max_threads + 31) / 32 * 32) > 8192)
+				n--;
+		}
+	}
+	/* The twins: ten more floats in the array. */
+	for (int i = 0; i < n; i++) {
+		scratch[n + i] = scratch[i];
+		scratch[n + i].array_floats += 10;
+	}
+	in = wb_input(c, "kernels", 2 * (size_t)n * sizeof(*in));
+	memcpy(in, scratch, 2 * (size_t)n * sizeof(*in));
+	wb_output(c, "predictions", 2 * (size_t)n * sizeof(struct reg_pred));
+	return 0;
+}
+
+enum { SP_KERNELS, SP_PREDS };
+
+static size_t sp_count(const struct wb_ctx *c)
+{
+	return c->buf[SP_KERNELS].bytes / sizeof(struct reg_kernel) / 2;
+}
+
+static int spills_run(struct wb_ctx *c, enum wb_impl impl)
+{
+	static struct reg_pred got[2 * SP_MAX];
+	const struct reg_kernel *in = c->buf[SP_KERNELS].host;
+	size_t n = 2 * sp_count(c);
+
+	if (impl != WB_STUDENT || !spills)
+		return WB_MISSING;
+	for (size_t i = 0; i < n; i++) {
+		struct reg_kernel k = in[i];
+
+		memset(&got[i], 0xff, sizeof(got[i]));
+		spills(&k, &got[i]);
+	}
+	CUDA_CHECK(cudaMemcpy(wb_dev(c, SP_PREDS), got, n * sizeof(*got),
+			      cudaMemcpyHostToDevice));
+	return 0;
+}
+
+/*
+ * Without the rule: what the README's rule implies of any right answer:
+ * a cap a multiple of 8 or 255, no more than 255, whose registers fit
+ * the SM's 65536 for the blocks asked, the largest such; a spill
+ * exactly when the live values exceed it; local memory 4 bytes for each
+ * value over it and each float of the array. 0, or 1 with why not.
+ */
+static int sp_props(const struct reg_kernel *k, const struct reg_pred *p,
+		    char *why, size_t len)
+{
+	long threads = (long)(k->max_threads + 31) / 32 * 32 *
+		       (k->min_blocks ? k->min_blocks : 1);
+	int over = k->live_regs > p->cap ? k->live_regs - p->cap : 0;
+
+	if (p->cap < 0 || p->cap > 255 || (p->cap % 8 && p->cap != 255))
+		snprintf(why, len, "a cap is a multiple of 8 registers, or "
+			 "255, and at most 255");
+	else if ((long)p->cap * threads > 65536)
+		snprintf(why, len, "%d registers for %ld threads are more than "
+			 "the SM's 65536", p->cap, threads);
+	else if (p->cap < 255 && (long)(p->cap + 8) * threads <= 65536)
+		snprintf(why, len, "%d registers a thread still fit: the "
+			 "compiler takes all it may", p->cap + 8);
+	else if (p->spills != (over > 0))
+		snprintf(why, len, "%d values live against a cap of %d: %s",
+			 k->live_regs, p->cap, over ? "spills" : "no spill");
+	else if (p->local_bytes != 4 * (over + k->array_floats))
+		snprintf(why, len, "4 bytes of local memory for each value "
+			 "over the cap and each float of the array: %d",
+			 4 * (over + k->array_floats));
+	else
+		return 0;
+	return 1;
+}
+
+static void sp_show(struct wb_ctx *c, const char *who,
+		    const struct reg_pred *p)
+{
+	wb_fail(c, "  %s: cap %d registers, %s, %d bytes of local memory",
+		who, p->cap, p->spills ? "spills" : "no spill",
+		p->local_bytes);
+}
+
+static void spills_check(struct wb_ctx *c)
+{
+	const struct reg_kernel *in = c->buf[SP_KERNELS].host;
+	const struct reg_pred *got = c->buf[SP_PREDS].host;
+	size_t n = sp_count(c), bad = 0;
+
+	for (size_t i = 0; i < 2 * n; i++) {
+		struct reg_pred w;
+		const char *who = NULL;
+		char why[320];
+		int wrong;
+
+		if (spills_rule) {
+			spills_rule(&in[i], &w);
+			who = "the rule";
+		} else if (c->size->n[0] == SP_WORKED && i < n) {
+			w = spills_worked[i].p;
+			who = "the worked case";
+		}
+		if (who)
+			wrong = got[i].cap != w.cap ||
+				got[i].spills != w.spills ||
+				got[i].local_bytes != w.local_bytes;
+		else
+			wrong = sp_props(&in[i], &got[i], why, sizeof(why));
+		if (!wrong && !who && i >= n &&
+		    (got[i].cap != got[i - n].cap ||
+		     got[i].local_bytes != got[i - n].local_bytes + 40)) {
+			snprintf(why, sizeof(why), "ten more floats in the "
+				 "array: the same cap, 40 more bytes");
+			wrong = 1;
+		}
+		if (!wrong || bad++ >= 3)
+			continue;
+		wb_fail(c, "case %zu%s: __launch_bounds__(%d, %d), %d values "
+			   "live, an indexed array of %d floats", i,
+			i >= n ? " (a twin)" : "", in[i].max_threads,
+			in[i].min_blocks, in[i].live_regs, in[i].array_floats);
+		sp_show(c, "you", &got[i]);
+		if (who)
+			sp_show(c, who, &w);
+		else
+			wb_fail(c, "  but %s", why);
+	}
+	if (bad)
+		wb_fail(c, "%zu of %zu kernels wrong, twins included", bad,
+			2 * n);
+	else if (c->size->n[0] == SP_LAB)
+		for (size_t i = 0; i < 3; i++)
+			printf("  __launch_bounds__(%d, %d): yours %d "
+			       "registers (ptxas for sm_90: %d)\n",
+			       in[i].max_threads, in[i].min_blocks, got[i].cap,
+			       (int[]){ 64, 96, 255 }[i]);
+}
+
 /* ---- the table: every knob of this lab, with its reason ---- */
 
 /* thread_map: one size per launch shape (the labels name grid and block). */
@@ -940,6 +1371,43 @@ static const struct wb_exercise exercises[] = {
 		.run = occupancy_run,
 		.check = occupancy_check,
 		.rules = { NO_OCC_RUNTIME },
+	},
+	{
+		.name = "branch_eff",
+		.title = "a divergence pattern's branch efficiency, predicted",
+		.kind = WB_CORRECTNESS,
+		/* The README's patterns; the worked cases; 500 patterns drawn
+		 * from the seed, up to 2^39 threads. Each also as its twin,
+		 * the condition negated. */
+		.sizes = { { "lab", { BE_LAB } }, { "worked", { BE_WORKED } },
+			   { "random", { BE_RANDOM } } },
+		/* A loop over one period of warps: a fifth of an exercise. */
+		.points_correct = 20,
+		/* ~1,000 patterns of host code, each at most 4096 warps of
+		 * 32 lanes; 60 s only stops hangs. */
+		.timeout_s = 60,
+		.setup = branch_eff_setup,
+		.run = branch_eff_run,
+		.check = branch_eff_check,
+	},
+	{
+		.name = "spills",
+		.title = "a register cap under __launch_bounds__, and the "
+			 "local memory it costs",
+		.kind = WB_CORRECTNESS,
+		/* The lab's bounded kernels and a few more; the worked
+		 * cases; 500 kernels drawn from the seed. Each also as its
+		 * twin, ten more floats in the array. */
+		.sizes = { { "lab", { SP_LAB } }, { "worked", { SP_WORKED } },
+			   { "random", { SP_RANDOM } } },
+		/* A division, two roundings and a difference: a fifth of an
+		 * exercise. */
+		.points_correct = 20,
+		/* ~1,000 kernels of host code; 60 s only stops hangs. */
+		.timeout_s = 60,
+		.setup = spills_setup,
+		.run = spills_run,
+		.check = spills_check,
 	},
 };
 

@@ -2,8 +2,16 @@
 # labs/05-reduction/lab.mk for what each variable means).
 # occ_kernels.cu holds the real kernels the occupancy exercise is graded
 # on. No peers: no library does what these exercises teach.
-EXERCISES := thread_map branch trip_count occupancy
+EXERCISES := thread_map branch trip_count occupancy branch_eff spills
 HEADERS   := warps.h
-LAB_SRCS  := lab.c naive.cu occ_kernels.cu
+# ANSWERS:   the answer key of branch_eff and spills (their rules),
+#            linked where it is: the instructor's copy. The student
+#            handout leaves it out (tools/handout.sh), and there lab.c
+#            grades them by worked cases and properties instead.
+ANSWERS   := answers.c
+# HOST_EXERCISES: plain host C, no kernel: make check grades them on
+#            the CPU, with no GPU (common/hostcheck.c).
+HOST_EXERCISES := branch_eff spills
+LAB_SRCS  := lab.c naive.cu occ_kernels.cu $(notdir $(wildcard labs/01-warps/$(ANSWERS)))
 PEER_SRCS :=
 LAB_LIBS  :=

@@ -42,7 +42,7 @@ int blocks_per_sm(const struct occ_kernel *k, int block_threads,
 {
 	(void)k, (void)block_threads, (void)d;
 
-	/* ---- the four limits: about 10 lines; then delete the WB_TODO ---- */
+	/* ---- the four limits: about 10 lines; then delete the line below ---- */
 	WB_TODO("write blocks_per_sm");
 	return 0;
 }

@@ -34,6 +34,6 @@ void thread_map(dim3 grid, dim3 block, struct thread_rec *out)
 {
 	(void)grid, (void)block, (void)out;
 
-	/* ---- your launch: 2 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: 2 lines; then delete the line below ---- */
 	WB_TODO("write thread_map's kernel and launch it");
 }

@@ -43,6 +43,6 @@ void trip_count(const unsigned int *in, const unsigned char *cnt,
 {
 	(void)in, (void)cnt, (void)out, (void)n, (void)work;
 
-	/* ---- your launch: about 5 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 5 lines; then delete the line below ---- */
 	WB_TODO("write trip_count's kernel(s) and launch them");
 }

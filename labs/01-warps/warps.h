@@ -149,6 +149,59 @@ struct occ_device {
 				      * in units of this many bytes: 128 */
 };
 
+/*
+ * The branch_eff exercise (README, section 15): one `if` executed once by
+ * every thread of a 1-D grid of n threads, warps of 32 consecutive
+ * thread indices t (the last warp may be partial). Thread t takes the
+ * branch when
+ *
+ *     ((t / div) % mod < below) != invert
+ *
+ * 1 <= n < 2^40; div, mod >= 1 and div x mod <= 4096; 0 <= below <= mod;
+ * invert 0 or 1. ifs is 1 for `if (c) A; else B;` and 2 for the same
+ * decision written as two tests, `if (c) A; if (!c) B;`. Each test is a
+ * real branch (not predicated): each warp executes it once, all its
+ * active lanes at once.
+ */
+struct branch_pattern {
+	unsigned long long n;
+	unsigned int div, mod, below;
+	int invert;
+	int ifs;
+};
+
+struct branch_pred {
+	unsigned long long warps;     /* warps that execute the decision */
+	unsigned long long branches;  /* branch instructions they execute */
+	unsigned long long divergent; /* of those, the ones that split a
+				       * warp's lanes */
+	unsigned long long paths;     /* paths the warps run, one after the
+				       * other: a split warp runs both */
+	double efficiency;            /* ncu's branch efficiency: uniform
+				       * branches over all, in % */
+};
+
+/*
+ * The spills exercise (README, section 16): a kernel under
+ * __launch_bounds__(max_threads, min_blocks) (min_blocks 0: not given)
+ * that keeps live_regs 32-bit values live at once and indexes an array
+ * of array_floats floats at run time. 1 <= max_threads <= 1024, 0 <=
+ * min_blocks <= 32, 1 <= live_regs <= 1000, 0 <= array_floats <= 4096.
+ */
+struct reg_kernel {
+	int max_threads;
+	int min_blocks;
+	int live_regs;
+	int array_floats;
+};
+
+struct reg_pred {
+	int cap;          /* registers per thread the compiler may use */
+	int spills;       /* 1 when the live values do not fit the cap */
+	int local_bytes;  /* the least local memory a thread needs: spilled
+			   * values and the runtime-indexed array */
+};
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -176,6 +229,12 @@ int blocks_per_sm(const struct occ_kernel *k, int block_threads,
 void naive_branch(const unsigned int *in, unsigned int *out, size_t n);
 void naive_trip_count(const unsigned int *in, const unsigned char *cnt,
 		      unsigned int *out, size_t n, void *work);
+
+/* The branch_eff exercise: predict p for the pattern b. Host code. */
+void branch_eff(const struct branch_pattern *b, struct branch_pred *p);
+
+/* The spills exercise: predict p for the kernel k. Host code. */
+void spills(const struct reg_kernel *k, struct reg_pred *p);
 
 #ifdef __cplusplus
 }

@@ -51,5 +51,32 @@ static int lab_sectors(const struct warp_load *w)
 	return n;
 }
 
+/*
+ * inflight's rule, Little's law as the README (section 17) states it: to
+ * sustain a bandwidth B with a latency L, B L bytes must be in flight
+ * (GB/s x ns = bytes); each SM's share of them over its resident
+ * threads, in whole loads, is what each thread must keep in flight; a
+ * kernel that keeps fewer reaches only the bytes it has in flight over
+ * the latency.
+ */
+static void lab_inflight(const struct mem_system *s, struct inflight_pred *p)
+{
+	double per_thread, rate;
+
+	p->need_bytes = s->latency_ns * s->bw_gbps;
+	p->need_per_sm = p->need_bytes / s->sms;
+	per_thread = p->need_per_sm / s->threads_per_sm / s->load_bytes;
+	p->need_loads = (int)per_thread;
+	if (p->need_loads < per_thread)
+		p->need_loads++; /* whole loads: rounded up */
+	p->have_bytes = (double)s->sms * s->threads_per_sm * s->load_bytes *
+			s->loads_in_flight;
+	rate = p->have_bytes / s->latency_ns;
+	p->gbps = rate < s->bw_gbps ? rate : s->bw_gbps;
+}
+
+void (*inflight_rule)(const struct mem_system *s,
+		      struct inflight_pred *p) = lab_inflight;
+
 /* What lab.c calls: its weak, empty sectors_rule is replaced by this one. */
 int (*sectors_rule)(const struct warp_load *w) = lab_sectors;

@@ -133,6 +133,33 @@ struct warp_load {
  */
 int sectors_per_request(const struct warp_load *w);
 
+/*
+ * The inflight exercise (README, section 17): Little's law for a GPU's
+ * memory. The GPU: its load latency, its bandwidth, its SMs; a kernel:
+ * the threads resident per SM, the bytes of each load, and how many
+ * independent loads each thread keeps in flight. Host code: no GPU, no
+ * CUDA call.
+ */
+struct mem_system {
+	double latency_ns;    /* a load's latency under load */
+	double bw_gbps;       /* the memory's bandwidth, GB/s (10^9 bytes) */
+	int sms;              /* multiprocessors, at least 1 */
+	int threads_per_sm;   /* resident threads per SM, 1 to 2048 */
+	int load_bytes;       /* bytes per load: 1, 2, 4, 8 or 16 */
+	int loads_in_flight;  /* independent loads per thread, at least 1 */
+};
+
+struct inflight_pred {
+	double need_bytes;    /* bytes in flight the bandwidth needs */
+	double need_per_sm;   /* the same, per SM */
+	int need_loads;       /* loads each resident thread must keep in
+			       * flight for it: whole loads */
+	double have_bytes;    /* bytes the kernel keeps in flight */
+	double gbps;          /* the bandwidth that allows, GB/s */
+};
+
+void inflight(const struct mem_system *s, struct inflight_pred *p);
+
 /* The naive references the grader times against (naive.cu). */
 void naive_matvec(const float *a, const float *x, float *y, size_t m,
 		  size_t n);

@@ -37,6 +37,6 @@ void grayscale(const unsigned char *rgb, unsigned char *gray, size_t height,
 {
 	(void)rgb, (void)gray, (void)height, (void)width;
 
-	/* ---- your launch: about 5 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 5 lines; then delete the line below ---- */
 	WB_TODO("write grayscale's kernel and launch it");
 }

@@ -3,13 +3,16 @@
 # The peer is cuBLAS's matrix-vector product (cublasSgemv), for make bench;
 # mean_dim0, grayscale and particles have no library peer; sectors is host
 # code.
-EXERCISES := matvec mean_dim0 grayscale sectors particles
+EXERCISES := matvec mean_dim0 grayscale sectors particles inflight
 HEADERS   := coalescing.h
 # ANSWERS:   the answer key of sectors (the rule it is graded against),
 #            linked where it is: the instructor's copy. The student
 #            handout leaves it out (tools/handout.sh), and there lab.c
 #            grades sectors by worked cases and properties instead.
 ANSWERS   := answers.c
+# HOST_EXERCISES: plain host C, no kernel: make check grades sectors on the
+#            CPU, with no GPU (common/hostcheck.c).
+HOST_EXERCISES := sectors inflight
 LAB_SRCS  := lab.c naive.cu $(notdir $(wildcard labs/03-coalescing/$(ANSWERS)))
 PEER_SRCS := peers.cu
 LAB_LIBS  := -lcublas

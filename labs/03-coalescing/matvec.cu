@@ -33,6 +33,6 @@ void matvec(const float *a, const float *x, float *y, size_t m, size_t n)
 {
 	(void)a, (void)x, (void)y, (void)m, (void)n;
 
-	/* ---- your launch: about 8 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 8 lines; then delete the line below ---- */
 	WB_TODO("write matvec's kernels and launch them");
 }

@@ -32,6 +32,6 @@ void mean_dim0(const float *in, float *out, size_t k, size_t l, size_t m)
 {
 	(void)in, (void)out, (void)k, (void)l, (void)m;
 
-	/* ---- your launch: about 4 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 4 lines; then delete the line below ---- */
 	WB_TODO("write mean_dim0's kernel and launch it");
 }

@@ -47,6 +47,6 @@ void particles_energy(const float *p, size_t n, float *ke)
 {
 	(void)p, (void)n, (void)ke;
 
-	/* ---- your launch: about 4 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 4 lines; then delete the line below ---- */
 	WB_TODO("write particles_energy's kernel for your layout, launch it");
 }

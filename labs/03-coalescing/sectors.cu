@@ -42,7 +42,7 @@ int sectors_per_request(const struct warp_load *w)
 {
 	(void)w;
 
-	/* ---- the rule: about 15 lines; then delete the WB_TODO ---- */
+	/* ---- the rule: about 15 lines; then delete the line below ---- */
 	WB_TODO("write sectors_per_request");
 	return 0;
 }

@@ -56,6 +56,37 @@ static void lab_roofline(const struct roof_kernel *k,
 	p->gflops = p->flops / (p->time_us * 1e3);
 }
 
+/*
+ * peak's rule, as tiling.h and the README (section 12) state it. FP32
+ * lanes per SM: 64 up to the A100 (sm_70 to sm_80), 128 from sm_86 on.
+ * FP64: half the FP32 rate on the data-center chips (sm_70, sm_80,
+ * sm_90), 1/32 on Turing (sm_75), 1/64 on the consumer chips since
+ * (sm_86, sm_89, sm_120).
+ * The peak is a fused multiply-add (2 flops) per lane per clock; the
+ * bandwidth 2 transfers per memory clock over the bus, in bytes; the
+ * ridge their ratio; the attainable rate the lower of the peak and the
+ * bandwidth times the intensity.
+ */
+static void lab_peak(const struct peak_gpu *g, double intensity,
+		     struct peak_pred *p)
+{
+	double slope;
+
+	p->lanes = g->cc <= 80 ? 64 : 128;
+	p->peak_gflops = 2.0 * p->lanes * g->sms * g->clock_mhz / 1e3;
+	p->bw_gbps = 2.0 * g->mem_clock_mhz * 1e6 * (g->bus_bits / 8.0) / 1e9;
+	p->ridge = p->peak_gflops / p->bw_gbps;
+	slope = intensity * p->bw_gbps;
+	p->gflops = slope < p->peak_gflops ? slope : p->peak_gflops;
+	if (g->cc == 70 || g->cc == 80 || g->cc == 90)
+		p->fp64_gflops = p->peak_gflops / 2;
+	else
+		p->fp64_gflops = p->peak_gflops / (g->cc == 75 ? 32 : 64);
+}
+
+void (*peak_rule)(const struct peak_gpu *g, double intensity,
+		  struct peak_pred *p) = lab_peak;
+
 /* What lab.c calls: its weak, empty roofline_rule is replaced by this one. */
 void (*roofline_rule)(const struct roof_kernel *k, const struct roof_gpu *g,
 		      struct roof_pred *p) = lab_roofline;

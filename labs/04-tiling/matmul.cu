@@ -42,6 +42,6 @@ void matmul(const float *a, const float *b, float *c, size_t m, size_t k,
 {
 	(void)a, (void)b, (void)c, (void)m, (void)k, (void)n;
 
-	/* ---- your launch: about 8 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 8 lines; then delete the line below ---- */
 	WB_TODO("write matmul's tiled kernel and launch it");
 }

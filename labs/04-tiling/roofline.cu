@@ -44,6 +44,6 @@ void roofline(const struct roof_kernel *k, const struct roof_gpu *g,
 	p->compute_bound = 0;
 
 	/* ---- the counts and the two roofs: about 15 lines; then delete the
-	 * WB_TODO ---- */
+	 * line below ---- */
 	WB_TODO("write roofline");
 }

@@ -70,6 +70,31 @@ struct roof_pred {
 void roofline(const struct roof_kernel *k, const struct roof_gpu *g,
 	      struct roof_pred *p);
 
+/*
+ * Exercise 4, peak: a GPU's two roofs from what its driver reports
+ * (README, section 12), and where a kernel of a given intensity sits
+ * under them. Host code: no GPU, no CUDA call.
+ */
+struct peak_gpu {
+	int cc;               /* compute capability x 10: 70, 75, 80, 86, 89,
+			       * 90 or 120 */
+	int sms;              /* multiprocessors, at least 1 */
+	double clock_mhz;     /* the highest SM clock */
+	double mem_clock_mhz; /* the memory clock */
+	int bus_bits;         /* the memory bus width, in bits */
+};
+
+struct peak_pred {
+	int lanes;            /* FP32 lanes per SM */
+	double peak_gflops;   /* FP32 peak: a fused multiply-add a lane a clock */
+	double bw_gbps;       /* memory bandwidth, GB/s (10^9 bytes) */
+	double ridge;         /* flop/B where the two roofs meet */
+	double gflops;        /* attainable at the given intensity */
+	double fp64_gflops;   /* FP64 peak */
+};
+
+void peak(const struct peak_gpu *g, double intensity, struct peak_pred *p);
+
 /* The naive references the grader times against (naive.cu). */
 void naive_transpose(const float *a, float *b, size_t rows, size_t cols);
 void naive_matmul(const float *a, const float *b, float *c, size_t m,

@@ -35,6 +35,6 @@ void transpose(const float *a, float *b, size_t rows, size_t cols)
 {
 	(void)a, (void)b, (void)rows, (void)cols;
 
-	/* ---- your launch: about 5 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 5 lines; then delete the line below ---- */
 	WB_TODO("write transpose's tiled kernel and launch it");
 }

@@ -50,6 +50,6 @@ void add_rmsnorm(const float *x, float *residual, const float *w, float *y,
 	(void)x, (void)residual, (void)w, (void)y, (void)rows, (void)hidden;
 	(void)eps;
 
-	/* ---- your launch: about 8 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 8 lines; then delete the line below ---- */
 	WB_TODO("write add_rmsnorm's fused kernel and launch it");
 }

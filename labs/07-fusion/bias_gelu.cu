@@ -38,6 +38,6 @@ void bias_gelu(const float *x, const float *b, float *y, size_t rows,
 {
 	(void)x, (void)b, (void)y, (void)rows, (void)cols;
 
-	/* ---- your launch: about 8 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 8 lines; then delete the line below ---- */
 	WB_TODO("write bias_gelu's fused kernel and launch it");
 }

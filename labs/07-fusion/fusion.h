@@ -95,6 +95,78 @@ void chain_traffic(const struct chain *ch, struct chain_bytes *eager,
 		   struct chain_bytes *fused);
 
 /*
+ * The diagnose exercise: one profiled call, as Nsight Compute recorded it
+ * (README, section 12). Counters are summed over the call's kernels; the
+ * two throughputs are averaged over them weighted by their time; waves
+ * are the longest kernel's. Each field names the ncu metric it is.
+ */
+struct diag_report {
+	int kernels;          /* kernels the call launched */
+	double time_ns;       /* gpu__time_duration.sum */
+	double dram_pct;      /* dram__throughput.avg.pct_of_peak_sustained_elapsed */
+	double sm_pct;        /* sm__throughput.avg.pct_of_peak_sustained_elapsed */
+	double dram_bytes;    /* dram__bytes_read.sum + dram__bytes_write.sum */
+	double min_bytes;     /* the task's fewest bytes (lab.c's traffic()) */
+	double flops;         /* the task's operations; 0: memory-bound task */
+	double ld_sectors;    /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
+	double ld_requests;   /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
+	double ld_bytes;      /* sm__sass_data_bytes_mem_global_op_ld.sum */
+	double st_sectors;    /* the same three for global stores (op_st) */
+	double st_requests;
+	double st_bytes;
+	double sh_wavefronts; /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum + _st */
+	double sh_conflicts;  /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum + _st */
+	double br_targets;    /* smsp__sass_branch_targets.sum */
+	double br_divergent;  /* smsp__sass_branch_targets_threads_divergent.sum */
+	double br_uniform;    /* smsp__sass_branch_targets_threads_uniform.sum */
+	double lanes;         /* smsp__thread_inst_executed_per_inst_executed.ratio */
+	double waves;         /* launch__waves_per_multiprocessor */
+};
+
+/* What limits the call (README, section 12: ncu's speed-of-light rule). */
+enum diag_bound { DIAG_MEMORY, DIAG_COMPUTE, DIAG_LATENCY };
+
+/* The figures a diagnosis rests on, each derived from the report as
+ * section 12 defines it (a ratio whose denominator is 0 is 0). */
+enum diag_metric {
+	DIAG_WAVES,          /* waves */
+	DIAG_SECTOR_EXCESS,  /* sectors per request over the fewest a
+			      * request could touch (its bytes / 32, at
+			      * least 1): the larger of loads' and stores' */
+	DIAG_TRAFFIC,        /* dram_bytes / min_bytes */
+	DIAG_BYTES_PER_FLOP, /* ld_bytes / flops */
+	DIAG_CONFLICTS,      /* sh_conflicts / sh_wavefronts */
+	DIAG_BRANCH_EFF,     /* 100 br_uniform / br_targets, % (ncu's branch
+			      * efficiency; 100 without branches) */
+	DIAG_SM_PCT,         /* sm_pct */
+	DIAG_DRAM_PCT,       /* dram_pct */
+};
+
+/* The change that would help most: the fixes labs 01 to 07 teach. */
+enum diag_fix {
+	DIAG_FIX_GRID,       /* launch enough blocks to fill the GPU (03) */
+	DIAG_FIX_COALESCE,   /* neighbouring lanes, neighbouring bytes (03) */
+	DIAG_FIX_FUSE,       /* one kernel for the chain (07) */
+	DIAG_FIX_TILE,       /* reuse from shared memory or registers (04) */
+	DIAG_FIX_PAD,        /* pad shared tiles against bank conflicts (04) */
+	DIAG_FIX_BRANCH,     /* same path for a warp's lanes (01) */
+	DIAG_FIX_FEWER_INSTR,/* fewer instructions a byte: shuffles, more
+			      * elements a thread (02, 05) */
+	DIAG_FIX_IN_FLIGHT,  /* more independent loads in flight (05) */
+	DIAG_FIX_NONE,       /* at the memory's roof: nothing left */
+};
+
+struct diag_answer {
+	enum diag_bound bound;
+	enum diag_metric metric; /* the figure that shows the fix is due */
+	double value;            /* its value in this report */
+	enum diag_fix fix;
+};
+
+/* The diagnose exercise: read one report, fill *a. Host code. */
+void diagnose(const struct diag_report *r, struct diag_answer *a);
+
+/*
  * The naive references the grader times against (naive.cu): the eager
  * kernel sequences, one kernel per operation.
  */

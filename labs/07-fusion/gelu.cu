@@ -36,6 +36,6 @@ void gelu(const float *x, float *y, size_t n)
 {
 	(void)x, (void)y, (void)n;
 
-	/* ---- your launch: about 5 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 5 lines; then delete the line below ---- */
 	WB_TODO("write gelu's fused kernel and launch it");
 }

@@ -41,6 +41,6 @@ void chain_traffic(const struct chain *ch, struct chain_bytes *eager,
 	eager->read = eager->write = 0;
 	fused->read = fused->write = 0;
 
-	/* ---- the two rules: about 20 lines; then delete the WB_TODO ---- */
+	/* ---- the two rules: about 20 lines; then delete the line below ---- */
 	WB_TODO("write chain_traffic");
 }

@@ -39,6 +39,6 @@ void softmax(const float *x, float *y, size_t rows, size_t cols)
 {
 	(void)x, (void)y, (void)rows, (void)cols;
 
-	/* ---- your launch: about 8 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 8 lines; then delete the line below ---- */
 	WB_TODO("write softmax's fused kernel and launch it");
 }

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Lab 04, exercise 4: peak - a solution.
+ *
+ * Units first: a clock in MHz is 10^6 cycles a second, so lanes x SMs x
+ * MHz x 2 flops is 10^6 flop/s, a thousandth of a GFLOP/s; the memory
+ * moves bus_bits / 8 bytes per transfer, two transfers per clock.
+ */
+#include "tiling.h"
+
+void peak(const struct peak_gpu *g, double intensity, struct peak_pred *p)
+{
+	double under;
+
+	/* Volta, Turing and the A100 have 64 FP32 lanes an SM; Ampere's
+	 * consumer chips doubled them, and every later chip kept 128. */
+	p->lanes = g->cc < 86 ? 64 : 128;
+	p->peak_gflops = 2.0 * p->lanes * g->sms * (g->clock_mhz * 1e-3);
+	p->bw_gbps = g->mem_clock_mhz * 1e-3 * 2.0 * g->bus_bits / 8.0;
+	p->ridge = p->peak_gflops / p->bw_gbps;
+	under = p->bw_gbps * intensity;
+	p->gflops = p->peak_gflops < under ? p->peak_gflops : under;
+	/* FP64 units per SM: half the FP32 lanes on the data-center chips,
+	 * two on the consumer ones since Ampere, four on Turing. */
+	switch (g->cc) {
+	case 70: case 80: case 90: p->fp64_gflops = p->peak_gflops / 2; break;
+	case 75: p->fp64_gflops = p->peak_gflops / 32; break;
+	default: p->fp64_gflops = p->peak_gflops / 64;
+	}
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Broken on purpose: the bandwidth a kernel reaches is taken as the
+ * bytes it keeps in flight over the latency, with no roof: four float4
+ * loads a thread on an H100 "reach" 24.7 TB/s, where its memory gives
+ * 3.35.
+ * Expected verdict: WRONG.
+ */
+#include "coalescing.h"
+
+void inflight(const struct mem_system *s, struct inflight_pred *p)
+{
+	double per_load, kept_rate;
+	int loads = 1;
+
+	p->need_bytes = s->bw_gbps * s->latency_ns;
+	p->need_per_sm = p->need_bytes / s->sms;
+	/* Each thread's share, counted in loads: round up. */
+	per_load = p->need_per_sm / ((double)s->threads_per_sm * s->load_bytes);
+	while (loads < per_load)
+		loads++;
+	p->need_loads = loads;
+	p->have_bytes = (double)s->loads_in_flight * s->load_bytes *
+			s->threads_per_sm * s->sms;
+	kept_rate = p->have_bytes / s->latency_ns;
+	p->gbps = kept_rate;
+}
