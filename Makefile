@@ -1,31 +1,36 @@
 # The CUDA performance workbook.
 #
-#   make grade                 build and grade every lab in labs/
-#   make grade LAB=reduction EX=sum
-#   make grade-solutions       grade solutions/ the same way
-#   make check                 no GPU? build and check your exercises (skeleton,
-#                              compile error, rejected, technique, registers,
-#                              spills): nothing runs, no points; make grade
-#                              does this itself when it finds no GPU
-#   make build-all             the same for every skeleton and solution
-#   make bench                 naive vs solution vs library, benchmark sizes
+#   make grade                 build and grade every lab in labs/ (with no GPU
+#                              here it says so at once, then does make check)
+#   make grade LAB=05 EX=sum   one lab (LAB=05, LAB=reduction or both words),
+#                              one exercise of it
+#   make check                 no GPU needed: build and check your exercises
+#                              (skeleton, compile error, rejected, technique,
+#                              registers, spills; no kernel runs, no speed
+#                              points) and grade the host exercises (plain C:
+#                              sectors, roofline, ...) on the CPU
+#   make build-all             make check for every skeleton (and solution)
 #   make test                  the test suite (GPU parts skip without a GPU)
 #   make doctor                what this machine has, and what is missing
-#   make torch-compare         solutions vs PyTorch (labs that have a script)
 #   make profile LAB=.. EX=..  why: the kernels' Nsight Compute metrics and
 #                              hints (WITH=naive,solution adds columns;
 #                              SHAPE=1 profiles the second benchmark shape)
-#   make handout | calibrate | gradescope-bundle   for instructors (see the end)
 #   make report RESULTS=F      draw report.html again from a run's report.run
 #                              (or results.tsv), no GPU; HTML= where to
 #   make history               every graded attempt of SRC (LAB=, EX=)
+#   make help                  this text; V=1 shows the compilers' commands
+#
+# In the instructor's copy only (make help leaves them out of the handout):
+#   make grade-solutions       grade solutions/ the same way
+#   make bench                 naive vs solution vs library, benchmark sizes
+#   make torch-compare         solutions vs PyTorch (labs that have a script)
 #   make docs                  the tables the docs quote, from lab.c
-#   make help                  this text
+#   make handout | calibrate | gradescope-bundle | batch   (see the end)
 #
 # Settings (make VAR=value):
 #   SRC    submission roots searched in order for <lab>/<exercise>.cu
 #          (default labs; "mine solutions" takes mine/ first, then solutions/)
-#   LAB    one lab, "05-reduction" or "reduction", or several:
+#   LAB    one lab, "05-reduction", "reduction" or "05", or several:
 #          LAB="reduction fusion"; EX one exercise in it
 #   SEED   reproduce a run's random inputs; SIZE one size alone (the label a
 #          WRONG verdict prints: make grade LAB=.. EX=.. SEED=.. SIZE=n=33)
@@ -44,6 +49,8 @@
 #   BUILD  the build folder (default build/); JSON, TSV, HTML: other paths
 #          for results.json, results.tsv and report.html (the page to look
 #          at: each lab's roofline, each exercise's tiers and attempts)
+#   BUILD_JOBS  compiles at once (default: every core; make -jN sets it
+#          too); V=1 prints the compilers' command lines
 #   HISTORY  the file in each SRC root that keeps every graded attempt
 #          (default .workbook-history.tsv; HISTORY= keeps none)
 #   LOCKDOWN=0  run the exercises without their seccomp filter, to diagnose
@@ -51,8 +58,8 @@
 #   LAUNCH a command that runs make grade where the GPU is, from here:
 #          LAUNCH="srun --gres=gpu:1" on a Slurm cluster, LAUNCH="ssh host"
 #          on a machine you can ssh to (the folder shared, at the same path)
-#   COURSE a per-course settings file (the labs it grades, points, tiers,
-#          time limits; see docs/instructors.md; make check-course checks
+#   COURSE a per-course settings file, if your course gives one (the labs
+#          it grades, points, tiers, time limits; make check-course checks
 #          one without a GPU); CLASSROOM, JUNIT: where make grade writes
 #          GitHub Classroom JSON and JUnit XML (default: beside results.json)
 
@@ -93,7 +100,20 @@ ARCH      := $(foreach s,$(SM_LIST),-gencode arch=compute_$(s),code=sm_$(s)) \
              -gencode arch=compute_$(SM_LOW),code=compute_$(SM_LOW)
 empty     :=
 space     := $(empty) $(empty)
+comma     := ,
 B         := $(BUILD)/sm$(subst $(space),-,$(SM_LIST))
+
+# ---- output -------------------------------------------------------------------
+# A line per file built ("  nvcc     labs/05-reduction/naive.cu"; what is
+# built in the build folder, by its path there); V=1 shows the
+# compilers' command lines instead.
+ifeq ($(V),1)
+Q         :=
+say        = :
+else
+Q         := @
+say        = printf '  %-8s %s\n' '$(1)' '$(patsubst $(BUILD)/%,%,$(2))'
+endif
 
 # ---- flags --------------------------------------------------------------------
 # Host C: C11, warning-clean under -Wall -Wextra (CI adds -Werror).
@@ -128,23 +148,33 @@ endif
 
 # ---- the labs: each folder with a lab.mk plugs in here ----------------------
 LABS      := $(patsubst labs/%/lab.mk,%,$(sort $(wildcard labs/*/lab.mk)))
-# LAB= names a lab in full (05-reduction) or without its number (reduction).
-lab_short  = $(patsubst $(firstword $(subst -, ,$(1)))-%,%,$(1))
-lab_match  = $(foreach l,$(1),$(if $(filter $(LAB),$(l) $(call lab_short,$(l))),$(l)))
+# LAB= names a lab in full (05-reduction), without its number (reduction)
+# or by its number alone (05).
+lab_num    = $(firstword $(subst -, ,$(1)))
+lab_short  = $(patsubst $(call lab_num,$(1))-%,%,$(1))
+lab_match  = $(foreach l,$(1),$(if $(filter $(LAB),$(l) $(call lab_short,$(l)) $(call lab_num,$(l))),$(l)))
 # LAB= may list several: LAB="reduction fusion". Each must name a lab.
-lab_word   = $(strip $(foreach l,$(LABS),$(if $(filter $(1),$(l) $(call lab_short,$(l))),$(l))))
+lab_word   = $(strip $(foreach l,$(LABS),$(if $(filter $(1),$(l) $(call lab_short,$(l)) $(call lab_num,$(l))),$(l))))
 ifneq ($(LAB),)
 LABS_SEL  := $(call lab_match,$(LABS))
 LABS_BAD  := $(strip $(foreach w,$(LAB),$(if $(call lab_word,$(w)),,$(w))))
 ifneq ($(LABS_BAD),)
-$(error no lab named "$(firstword $(LABS_BAD))" (LAB=$(LAB)); the labs are: $(LABS))
+$(info no lab named "$(firstword $(LABS_BAD))" (LAB=$(LAB)). LAB= takes one of these,)
+$(info whole, by its name or by its number (LAB=05-reduction, reduction or 05):)
+$(foreach l,$(LABS),$(info $(space) $(l)))
+$(error no such lab)
 endif
 else
 LABS_SEL  := $(LABS)
 endif
 
-HARNESS_SRCS := runner.c fate.c lab_check.c bench.c buffers.c timing.c check.c rng.c stats.c scale.c result.c lockdown.c verdict.c profile_mode.c fresh.c diag.c rules.c probe.cu
+HARNESS_SRCS := runner.c fate.c lab_check.c bench.c buffers.c timing.c check.c rng.c stats.c scale.c result.c lockdown.c verdict.c profile_mode.c fresh.c diag.c rules.c probe.cu peak_sm90.cu
 HARNESS   := $(patsubst %,$(B)/common/%.o,$(basename $(HARNESS_SRCS)))
+# peak_sm90.cu's wgmma probe (the tensor cores' peak on a Hopper GPU)
+# exists on sm_90a alone: where SM holds 90, that object is built for
+# sm_90a and nothing else; elsewhere as the rest, its kernel empty and
+# never launched (wb_wgmma_usable()).
+ARCH_90A  := $(if $(filter 90,$(SM_LIST)),-gencode arch=compute_90a$(comma)code=sm_90a)
 DEVINFO   := $(B)/devinfo
 GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c course.c formats.c calibrate.c ncu.c inspect.c plausible.c gpustate.c
 GRADER_SRCS += symname.c allowlist.c symbols.c technique.c audit.c reference.c resources.c
@@ -178,8 +208,11 @@ LAB_LIBS  :=
 LAB_MIN_SM :=
 SHIPS_CODE :=
 HEADERS   :=
+ANSWERS   :=
+HOST_EXERCISES :=
 include labs/$(1)/lab.mk
 $(1)_EXERCISES := $$(EXERCISES)
+$(1)_KEYS      := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(filter $$(ANSWERS),$$(LAB_SRCS)))
 $(1)_OBJS      := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(LAB_SRCS))
 $(1)_PEERS     := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(PEER_SRCS))
 $(1)_LIBS      := $$(LAB_LIBS)
@@ -189,11 +222,24 @@ $$(eval $$(call lab_arch,$(1),$$(LAB_MIN_SM)))
 
 $(T)/$(1)/info: $$($(1)_OBJS) $$($(1)_PEERS) $(HARNESS)
 	@mkdir -p $$(@D)
-	$$(NVCC) $$(ARCH) -o $$@ $$^ $$($(1)_LIBS) $$(LDLIBS)
+	@$$(call say,link,$$@)
+	$$(Q)$$(NVCC) $$(ARCH) -o $$@ $$^ $$($(1)_LIBS) $$(LDLIBS)
 
-# EX= builds that exercise's runner alone (and the lab's info).
-RUNNERS += $(T)/$(1)/info $$(foreach e,$$(if $(EX),$$(filter $(EX),$$(EXERCISES)),$$(EXERCISES)),$(T)/$(1)/$$(e))
+# make check's table: the lab's own code alone, no peer (they are for
+# the grade's reference run): what the grader reads its table from in
+# build-only mode, without compiling the libraries' kernels.
+$(T)/$(1)/table: $$($(1)_OBJS) $(HARNESS)
+	@mkdir -p $$(@D)
+	@$$(call say,link,$$@)
+	$$(Q)$$(NVCC) $$(ARCH) -o $$@ $$^ $$(LDLIBS)
+
+# EX= builds that exercise's runner alone (and the lab's info; make
+# check's table instead: CHECK=1).
+RUNNERS += $(T)/$(1)/$(if $(CHECK),table,info) $$(foreach e,$$(if $(EX),$$(filter $(EX),$$(EXERCISES)),$$(EXERCISES)),$(T)/$(1)/$$(e))
 $$(foreach e,$$(EXERCISES),$$(eval $$(call exercise_rule,$(1),$$(e))))
+# make check grades the lab's host exercises on the CPU (host_rule).
+HOSTCHECKS += $$(foreach e,$$(if $(EX),$$(filter $(EX),$$(HOST_EXERCISES)),$$(HOST_EXERCISES)),$(T)/$(1)/$$(e).host)
+$$(foreach e,$$(HOST_EXERCISES),$$(eval $$(call host_rule,$(1),$$(e))))
 $$(eval $$(call lab_headers,$(1)))
 endef
 
@@ -208,7 +254,7 @@ define lab_arch
 ifneq ($(call lab_too_old,$(1),$(2)),)
 $(1)_ARCH := -gencode arch=compute_$(2),code=sm_$(2) \
              -gencode arch=compute_$(2),code=compute_$(2)
-$$($(1)_OBJS) $$($(1)_PEERS) $(T)/$(1)/info: private ARCH := $$($(1)_ARCH)
+$$($(1)_OBJS) $$($(1)_PEERS) $(T)/$(1)/info $(T)/$(1)/table: private ARCH := $$($(1)_ARCH)
 $$(foreach e,$$($(1)_EXERCISES),$(T)/$(1)/$$(e)): private ARCH := $$($(1)_ARCH)
 $$(foreach e,$$($(1)_EXERCISES),$(T)/$(1)/$$(e)): private INSPECT_PTXFLAGS := \
 	$$(subst compute_$(SM_LOW),compute_$(2),$$(INSPECT_PTXFLAGS))
@@ -245,6 +291,25 @@ $(T)/$(1)/$(2): $(T)/$(1)/$(2).src $(call student_src,$(1),$(2)) $$($(1)_OBJS) $
 	fi
 endef
 
+# host_rule(lab, exercise): <runner>.host, the exercise graded on the CPU
+# with no GPU and no CUDA driver (common/hostcheck.c), for make check: the
+# lab's lab.c weakened (its other exercises' kernels stay NULL), the
+# submission compiled by the host compiler against the same staged
+# headers, and the lab's answer key where this copy has one. Built only
+# where the runner was (a file that does not compile is COMPILE ERROR);
+# a failure to build it is written to <runner>.host.log.
+HOSTCXX   ?= g++
+OBJCOPY   ?= objcopy
+define host_rule
+$(T)/$(1)/$(2).host: $(T)/$(1)/$(2) $(B)/common/hostcheck.o $(B)/common/rng.o $$($(1)_OBJS)
+	$$(Q)rm -f $$@; [ -x $(T)/$(1)/$(2) ] || exit 0; \
+	{ $(OBJCOPY) --weaken $(B)/lab/$(1)/lab.c.o $$@.lab.o && \
+	  $(HOSTCXX) -x c++ -std=c++17 -O2 -I$(CUDA_HOME)/include -I$(B)/include/$(1) \
+		-c $(call student_src,$(1),$(2)) -o $$@.o && \
+	  $(HOSTCXX) -o $$@ $(B)/common/hostcheck.o $$@.lab.o $(B)/common/rng.o \
+		$$($(1)_KEYS) $$@.o -lm; } > $$@.log 2>&1 || rm -f $$@
+endef
+
 # lab_headers(lab): the lab's public headers (lab.mk's HEADERS) and the
 # workbook headers they include, staged alone: the only folder on a
 # submission's include path (grader/build.sh --stage).
@@ -256,35 +321,45 @@ endef
 
 ALL_LAB_OBJS :=
 RUNNERS :=
+HOSTCHECKS :=
 $(foreach l,$(LABS_SEL),$(eval $(call lab_rules,$(l))))
 
 # ---- compile rules -----------------------------------------------------------
 $(B)/common/%.o: common/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CUDA_INC) -c $< -o $@
+	@$(call say,cc,$<)
+	$(Q)$(CC) $(CFLAGS) $(CUDA_INC) -c $< -o $@
 
 $(B)/common/%.o: common/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -c $< -o $@
+	@$(call say,nvcc,$<)
+	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
 
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@$(call say,cc,$<)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(B)/lab/%.c.o: labs/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CUDA_INC) -I$(dir $<) -c $< -o $@
+	@$(call say,cc,$<)
+	$(Q)$(CC) $(CFLAGS) $(CUDA_INC) -I$(dir $<) -c $< -o $@
 
 $(B)/lab/%.cu.o: labs/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -I$(dir $<) -c $< -o $@
+	@$(call say,nvcc,$<)
+	$(Q)$(NVCC) $(NVFLAGS) -I$(dir $<) -c $< -o $@
 
-$(DEVINFO): common/devinfo.cu common/probe.cu common/probe.h common/fresh_hash.h common/workbook.h
+$(B)/common/peak_sm90.o: private ARCH := $(or $(ARCH_90A),$(ARCH))
+
+$(DEVINFO): common/devinfo.cu common/probe.cu common/probe.h common/fresh_hash.h common/workbook.h $(B)/common/peak_sm90.o
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -o $@ common/devinfo.cu common/probe.cu
+	@$(call say,nvcc,common/devinfo.cu)
+	$(Q)$(NVCC) $(NVFLAGS) -o $@ common/devinfo.cu common/probe.cu $(B)/common/peak_sm90.o
 
 $(GRADER): $(GRADER_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@$(call say,link,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -312,7 +387,7 @@ GRADE_ARGS = --labs labs --build $(T) --source "$(SRC)" --devinfo $(DEVINFO) \
              $(if $(HISTORY),--history $(HISTORY)) \
              $(if $(filter-out solutions,$(SRC)),--solutions-run $(B)/solutions/report.run)
 
-.PHONY: all runners tools grade grade-solutions bench bench-run profile doctor build-all test torch-compare \
+.PHONY: all runners hostchecks tools grade grade-solutions bench bench-run profile doctor build-all test torch-compare \
         test-unit test-deps clean
 
 all: tools runners
@@ -320,6 +395,11 @@ all: tools runners
 tools: $(GRADER) $(DEVINFO)
 
 runners: $(RUNNERS)
+
+# The host exercises graded on the CPU (host_rule), and the grader that
+# runs them: what make check needs beside the runners.
+hostchecks: $(GRADER) $(HOSTCHECKS)
+	@:
 
 # LAUNCH runs make grade on the machine with the GPU, from this one: for
 # Slurm, LAUNCH="srun --gres=gpu:1" (add your partition and time); over
@@ -351,19 +431,42 @@ launch_settings = $(foreach v,$(LAUNCH_VARS),$(if $(call launch_given,$(v)),$(v)
 # GPU, comes after the build's.
 COURSE_LABS = $(GRADER) --labs labs --build $(BUILD) --course '$(COURSE)' \
               --check-course labs $(if $(LAB),--lab "$(LAB)")
-# course_runners(MAKEVARS): make runners, with COURSE= for its labs alone.
-course_runners = $(if $(COURSE),labs=$$($(COURSE_LABS)) || exit 2; \
-  $(MAKE) --no-print-directory runners $(1) LAB="$$(echo $$labs)",$(MAKE) --no-print-directory runners $(1))
+# course_runners(MAKEVARS, TARGETS): make runners and TARGETS, with
+# COURSE= for its labs alone, BUILD_JOBS at once unless make was given -j.
+course_runners = $(if $(COURSE),$(MAKE) --no-print-directory $(GRADER) && \
+  labs=$$($(COURSE_LABS)) || exit 2; \
+  $(MAKE) --no-print-directory $(JOBS_FLAG) runners $(2) $(1) LAB="$$(echo $$labs)",$(MAKE) --no-print-directory $(JOBS_FLAG) runners $(2) $(1))
+# Builds run in parallel by default: every core (make -jN picks another
+# number, make -j1 one at a time). -j is in MAKEFLAGS only in a recipe.
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+JOBS_FLAG   = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS))
+# No GPU at all here: no GPU in nvidia-smi's list and no device file
+# (/dev/nvidia0, or WSL's /dev/dxg). Asked before anything is built, so
+# that make grade says it at once; a GPU the driver cannot use is found
+# by the probe below.
+NO_GPU_HERE = ! { nvidia-smi -L 2>/dev/null | grep -q '^GPU' || \
+              ls /dev/nvidia[0-9]* /dev/dxg > /dev/null 2>&1; }
 ifeq ($(strip $(LAUNCH)),)
-grade: tools
-	@$(GRADER) --devinfo $(DEVINFO) --probe-only $(B)/probe.out \
+grade:
+	+@if $(NO_GPU_HERE); then \
+		echo "No CUDA GPU here (nvidia-smi lists none, no /dev/nvidia0): make grade"; \
+		echo "needs one. Checking what can be checked without it (make check)."; \
+		echo "To grade: make grade on a GPU machine, or LAUNCH= (make help)."; \
+		$(MAKE) --no-print-directory check; exit $$?; \
+	fi; \
+	$(MAKE) --no-print-directory $(JOBS_FLAG) tools && \
+	$(MAKE) --no-print-directory grade-gpu
+
+.PHONY: grade-gpu
+grade-gpu: tools
+	+@$(GRADER) --devinfo $(DEVINFO) --probe-only $(B)/probe.out \
 		> $(B)/gpu-check.out 2>&1 & gpu=$$!; \
 	( $(call course_runners) ); built=$$?; \
 	if ! wait $$gpu; then \
 		cat $(B)/gpu-check.out; \
 		echo "Checking what can be checked without a GPU instead (make check):"; \
 		$(MAKE) --no-print-directory check; \
-		echo "Nothing was graded: make grade needs a GPU (or LAUNCH=, see make help)."; \
+		echo "Nothing was graded: the GPU above cannot be used (make doctor says why)."; \
 		exit 2; \
 	fi; \
 	exit $$built
@@ -380,12 +483,12 @@ endif
 
 grade-solutions:
 	@test -d solutions || { echo "no solutions/ here: this is the student handout"; exit 2; }
-	@$(MAKE) --no-print-directory grade SRC=solutions
+	+@$(MAKE) --no-print-directory grade SRC=solutions
 
 bench: tools
 	@$(DEVINFO) --check
-	@$(MAKE) --no-print-directory runners SRC=solutions
-	@$(MAKE) --no-print-directory bench-run SRC=solutions
+	+@$(MAKE) --no-print-directory $(JOBS_FLAG) runners SRC=solutions
+	+@$(MAKE) --no-print-directory bench-run SRC=solutions
 
 bench-run:
 	@$(GRADER) $(GRADE_ARGS) --mode bench --tsv $(T)/bench.tsv \
@@ -399,8 +502,8 @@ bench-run:
 PROFILE_TSV ?= $(T)/profile.tsv
 profile: tools
 	@$(DEVINFO) --check
-	@$(MAKE) --no-print-directory runners
-	@$(if $(findstring solution,$(WITH)),$(MAKE) --no-print-directory runners SRC=solutions,:)
+	+@$(MAKE) --no-print-directory $(JOBS_FLAG) runners
+	+@$(if $(findstring solution,$(WITH)),$(MAKE) --no-print-directory $(JOBS_FLAG) runners SRC=solutions,:)
 	@$(GRADER) $(GRADE_ARGS) --mode profile --ncu "$(NCU)" --with "$(WITH)" \
 		--solutions-build $(B)/solutions --profile-tsv $(PROFILE_TSV) \
 		$(if $(SHAPE),--shape $(SHAPE))
@@ -410,23 +513,23 @@ profile: tools
 .PHONY: docs
 docs: tools
 	$(call instructor_tool,tools/docs.sh)
-	@$(MAKE) --no-print-directory $(foreach l,$(LABS),$(B)/labs/$(l)/info) SRC=labs
+	+@$(MAKE) --no-print-directory $(foreach l,$(LABS),$(B)/labs/$(l)/info) SRC=labs
 	@B=$(B) sh tools/docs.sh write
 
 # SRC's exercises built and checked, nothing run: no GPU needed. Skeletons,
 # compile errors, rejected files, technique rules, and each kernel's
 # registers, shared memory and spills; no points, tiers or seed.
 .PHONY: check
-check: tools
-	@$(call course_runners)
+check:
+	+@$(call course_runners,CHECK=1,hostchecks)
 	@$(GRADER) --labs labs --build $(T) --source "$(SRC)" --mode build-only \
 		$(if $(LAB),--lab "$(LAB)") $(if $(EX),--ex $(EX)) $(if $(COURSE),--course $(COURSE))
 
 # Every skeleton and every solution must build, GPU or not.
 # (A student handout has no solutions/: its skeletons are built alone.)
 build-all: tools
-	@$(MAKE) --no-print-directory runners SRC=labs
-	@$(if $(wildcard solutions),$(MAKE) --no-print-directory runners SRC=solutions,echo "no solutions/ here (the student handout): labs/ only")
+	+@$(MAKE) --no-print-directory $(JOBS_FLAG) runners SRC=labs
+	+@$(if $(wildcard solutions),$(MAKE) --no-print-directory $(JOBS_FLAG) runners SRC=solutions,echo "no solutions/ here (the student handout): labs/ only")
 	@$(GRADER) --labs labs --build $(B)/labs --source labs --mode build-only $(if $(LAB),--lab "$(LAB)")
 	@$(if $(wildcard solutions),$(GRADER) --labs labs --build $(B)/solutions --source solutions --mode build-only $(if $(LAB),--lab "$(LAB)"))
 
@@ -447,8 +550,11 @@ torch-compare: tools
 		$(PYTHON) labs/$$l/compare_torch.py $(B)/torch/$$l || exit 1; \
 	done
 
-doctor: $(DEVINFO)
-	@sh grader/doctor.sh "$(NVCC)" "$(DEVINFO)"
+# make doctor builds devinfo, which asks the GPU, only where there is one.
+doctor:
+	+@if $(NO_GPU_HERE); then sh grader/doctor.sh "$(NVCC)" "" "$(B)"; else \
+		$(MAKE) --no-print-directory $(DEVINFO) > /dev/null && \
+		sh grader/doctor.sh "$(NVCC)" "$(DEVINFO)" "$(B)"; fi
 
 # ---- the report page and the history (docs/grading.md, section 6) ------------
 # make report reads a run's report.run, a results.tsv or a calibration's
@@ -461,11 +567,14 @@ RESULTS   ?=
 REPORT_HTML = $(if $(filter command line,$(origin HTML)),$(HTML),$(dir $(RESULTS))report.html)
 
 $(RENDER): $(RENDER_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@$(call say,link,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: report history
 report: $(RENDER)
-	@test -n "$(RESULTS)" || { echo "give RESULTS=<a run's report.run or results.tsv>, e.g. RESULTS=$(T)/report.run"; exit 2; }
+	@test -n "$(RESULTS)" || { echo "give RESULTS=<a graded run's report.run or results.tsv>:"; \
+		if [ -f $(T)/report.run ]; then echo "  make report RESULTS=$(T)/report.run"; \
+		else echo "  make grade writes $(T)/report.run (make check writes none)"; fi; exit 2; }
 	@mkdir -p $(dir $(REPORT_HTML))
 	@$(RENDER) --results $(RESULTS) --html $(REPORT_HTML) $(if $(SOURCE),--source "$(SOURCE)") \
 		$(if $(SOLUTIONS),--solutions $(SOLUTIONS))
@@ -486,13 +595,18 @@ history: $(RENDER)
 # (run as root: the account student code runs as, default nobody),
 # SANDBOX_NPROC, SANDBOX_MEM (e.g. 8G), SANDBOX_CGROUP (a delegated cgroup v2
 # folder for pids.max and memory.max); for Slurm: CHUNK (submissions per array task,
-# default 1), PARTITION, SLURM_TIME, SLURM_CPUS, SLURM_ARGS (one #SBATCH
+# default: enough for at most 100 tasks), PARTITION, SLURM_TIME, SLURM_CPUS, SLURM_ARGS (one #SBATCH
 # line per word, e.g. "--account=cs759 --qos=class"), SLURM_PROLOGUE (shell
 # lines each job runs first: "module load cuda/12.4"), GPU_TYPE (a100:
 # --gres=gpu:a100:1) or SLURM_CONSTRAINT, SLURM_MEM, SLURM_EXCLUSIVE=1,
 # MERGE_PARTITION (a CPU partition for the merge job); SM="80 90" builds for
 # every GPU the partition has (a task on another GPU grades nothing).
-BATCH_SRCS := collect.c sandbox.c sched.c book.c slurm.c util.c classpage.c
+# REGRADE=all (every student again, under new rules: a changed grader, lab
+# or course file) or REGRADE=alice,bob; IDS=ids.csv ("entry,login" lines:
+# colliding or unusable folder names); TIMES=times.csv ("entry,time": the
+# submission times, else each entry's arrival; the course file's deadline);
+# BUILD_TIMEOUT (seconds per submission's build, default 900).
+BATCH_SRCS := collect.c sandbox.c sched.c book.c slurm.c util.c classpage.c late.c board.c
 BATCH_LIB  := $(patsubst %.c,$(BUILD)/host/tools/batch/%.o,$(BATCH_SRCS))
 BATCH      := $(BUILD)/host/tools/batch/batch
 SUBMISSIONS ?=
@@ -506,7 +620,10 @@ BATCH_ARGS  = --repo . --build $(BUILD) --objs $(B) --grader $(GRADER) --devinfo
               $(if $(SANDBOX_USER),--sandbox-user $(SANDBOX_USER)) \
               $(if $(SANDBOX_NPROC),--nproc $(SANDBOX_NPROC)) \
               $(if $(SANDBOX_MEM),--mem $(SANDBOX_MEM)) \
-              $(if $(SANDBOX_CGROUP),--cgroup $(SANDBOX_CGROUP))
+              $(if $(SANDBOX_CGROUP),--cgroup $(SANDBOX_CGROUP)) \
+              $(if $(REGRADE),--regrade "$(REGRADE)") $(if $(IDS),--ids "$(IDS)") \
+              $(if $(TIMES),--times "$(TIMES)") \
+              $(if $(BUILD_TIMEOUT),--build-timeout $(BUILD_TIMEOUT))
 
 $(BATCH): $(BUILD)/host/tools/batch/main.o $(BUILD)/host/tools/batch/setup.o \
 	  $(BATCH_LIB) $(BUILD)/host/grader/proc.o $(BUILD)/host/grader/gpulock.o \
@@ -519,7 +636,7 @@ $(BATCH): $(BUILD)/host/tools/batch/main.o $(BUILD)/host/tools/batch/setup.o \
 batch-prepare: tools $(if $(wildcard tools/batch/main.c),$(BATCH))
 	@test -f tools/batch/main.c || { echo "make batch is an instructor tool: it is not in the student handout"; exit 2; }
 	@test -n "$(SUBMISSIONS)" || { echo "give SUBMISSIONS=<a folder of submissions> (docs/batch-grading.md)"; exit 2; }
-	@$(call course_runners,SRC=labs)
+	+@$(call course_runners,SRC=labs)
 
 # make exits 2 whenever a command fails: an interrupted batch (status 130)
 # interrupts make itself instead, so that make batch ends with 130 too.
@@ -585,10 +702,21 @@ test-unit: test-deps $(UNIT_TESTS) $(BUILD)/host/tests/fake_child
 # Objects only the tests link are not intermediates to delete.
 .SECONDARY: $(UNIT_LIB)
 
-test: test-deps
-	@$(MAKE) --no-print-directory test-unit tools TEST_DEPS_DONE=1
-	@BUILD=$(BUILD) B=$(B) GRADER=$(GRADER) DEVINFO=$(DEVINFO) MAKE="$(MAKE)" \
+# make test installs what it needs where it can (tests/deps.sh --install:
+# apt-get as root or through sudo -n; TEST_INSTALL=0 installs nothing).
+test:
+	@sh tests/deps.sh --install
+	+@$(MAKE) --no-print-directory $(JOBS_FLAG) test-unit tools TEST_DEPS_DONE=1
+	+@BUILD=$(BUILD) B=$(B) GRADER=$(GRADER) DEVINFO=$(DEVINFO) MAKE="$(MAKE)" \
 		SANITIZER="$(SANITIZER)" NVCC="$(NVCC)" sh tests/run.sh
+
+# Mutation testing (tests/mutate.sh): each mutant, a small bug in grader/,
+# common/ or tools/batch/, planted alone in a copy of the tree, must fail
+# the no-GPU tests; MUTANTS= names some. 4 to 6 minutes on 2 cores.
+.PHONY: mutate
+mutate:
+	$(call instructor_tool,tests/mutate.sh)
+	@BUILD=$(BUILD) MAKE="$(MAKE)" sh tests/mutate.sh $(MUTANTS)
 
 clean:
 	rm -rf $(BUILD)
@@ -603,6 +731,8 @@ clean:
 #                    SANDBOX=off, SANDBOX_*); only for a Gradescope whose
 #                    autograders run on GPU machines of the course's own
 # check-course       COURSE=file checked, no GPU: what it grades and changes
+# mutate             would make test catch a bug? small bugs planted one at a
+#                    time in a copy of the tree (tests/mutate.sh; MUTANTS=)
 # print-VAR          a make variable's value, for scripts
 DIST          ?= dist
 RUNS          ?= 5
@@ -619,7 +749,7 @@ calibrate: tools
 	$(call instructor_tool,tools/calibrate.sh)
 	@test -d solutions || { echo "make calibrate times solutions/: not in the student handout"; exit 2; }
 	@$(DEVINFO) --check
-	@RUNS="$(RUNS)" LAB="$(LAB)" COURSE="$(COURSE)" OUT="$(CALIBRATE_OUT)" \
+	+@RUNS="$(RUNS)" LAB="$(LAB)" COURSE="$(COURSE)" OUT="$(CALIBRATE_OUT)" \
 		GRADER="$(GRADER)" B="$(B)" MAKE="$(MAKE)" sh tools/calibrate.sh
 
 gradescope-bundle: $(GRADER)
@@ -636,7 +766,7 @@ gradescope-bundle: $(GRADER)
 # changes; exit status 2 and file:line: why when it is wrong.
 check-course: $(GRADER)
 	@test -n "$(COURSE)" || { echo "give COURSE=<a course file> (docs/instructors.md, section 3)"; exit 2; }
-	@labs=$$($(COURSE_LABS)) || exit 2; \
+	+@labs=$$($(COURSE_LABS)) || exit 2; \
 	 $(MAKE) --no-print-directory $$(for l in $$labs; do echo $(B)/labs/$$l/info; done) \
 		SRC=labs LAB="$$(echo $$labs)" > $(BUILD)/check-course.log 2>&1 || { \
 		cat $(BUILD)/check-course.log; echo "check-course: the labs' own code did not build"; exit 2; }
@@ -647,11 +777,17 @@ print-%:
 	@echo '$($*)'
 
 # make help: the comment at the top of this file, then the instructors'.
+# In the student handout (no solutions/), neither the instructors' part
+# of the top nor their section at the end: what it cannot run.
 .PHONY: help
 help:
-	@awk -v nogpu='$(NOGPU_SM)' -v dist='$(DIST)' -v cal='$(CALIBRATE_OUT)' ' \
+	@awk -v nogpu='$(NOGPU_SM)' -v dist='$(DIST)' -v cal='$(CALIBRATE_OUT)' \
+	     -v handout='$(if $(wildcard solutions),,1)' ' \
 	     { gsub(/\$$\(NOGPU_SM\)/, nogpu); gsub(/\$$\(DIST\)/, dist); \
 	       gsub(/\$$\(CALIBRATE_OUT\)/, cal) } \
+	     handout && /^# In the instructor.s copy only/ { skip = 1; next } \
+	     skip && /^#$$/ { skip = 0; next } skip { next } \
 	     NR == 1, /^$$/ { if (/^#/) { sub(/^# ?/, ""); print }; next } \
+	     handout { next } \
 	     /^# ---- instructors/ { on = 1; print ""; print "For instructors (make ...):"; next } \
 	     on && /^#/ { sub(/^# ?/, "  "); print; next } { on = 0 }' $(firstword $(MAKEFILE_LIST))

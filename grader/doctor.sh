@@ -3,11 +3,14 @@
 #
 # grader/doctor.sh - what this machine has for the workbook, and for
 # anything missing, what to do. Called by `make doctor` with the nvcc and
-# devinfo paths. Read-only: it changes nothing. Exit status 1 when an
-# item is MISSING (what make grade needs), 0 otherwise.
+# devinfo paths (devinfo "": make found no GPU here and built none) and
+# the build folder. Read-only: it changes nothing. Exit status 1 when an
+# item is MISSING (what make check needs: nvcc, a C compiler), 0
+# otherwise; no GPU here is not MISSING, since make check needs none.
 
 NVCC=${1:-nvcc}
 DEVINFO=${2:-}
+BUILDDIR=${3:-}
 problems=0
 
 ok()   { printf '  %-18s %s\n' "$1" "$2"; }
@@ -20,7 +23,8 @@ echo "To grade (required):"
 if command -v "$NVCC" > /dev/null 2>&1; then
 	ok nvcc "$("$NVCC" --version | sed -n 's/.*release \([0-9.]*\).*/CUDA \1/p') ($(command -v "$NVCC"))"
 else
-	miss nvcc "install the CUDA Toolkit >= 12 (https://developer.nvidia.com/cuda-downloads) or set CUDA_HOME=/path/to/cuda"
+	miss nvcc "install the CUDA Toolkit >= 12"
+	indent "from https://developer.nvidia.com/cuda-downloads, or if it is installed elsewhere, set CUDA_HOME=/path/to/cuda"
 fi
 ok make "$(make --version | head -n 1)"
 if command -v "${CC:-cc}" > /dev/null 2>&1; then
@@ -29,19 +33,23 @@ else
 	miss "C compiler" "install gcc (Debian/Ubuntu: sudo apt-get install build-essential)"
 fi
 
-echo "The GPU:"
+[ -z "$BUILDDIR" ] || ok "build folder" "$BUILDDIR/ (BUILD= moves it)"
+
+echo "The GPU (make grade needs one; make check and make test do not):"
+gpu=0
 if [ -n "$DEVINFO" ] && [ -x "$DEVINFO" ]; then
 	if out=$("$DEVINFO" 2>&1); then
 		echo "$out" | sed 's/^/  /'
+		gpu=1
 	else
-		miss GPU "no usable GPU"
+		note GPU "none usable here"
 		indent "$out"
-		echo "  (grading needs an NVIDIA GPU of compute capability >= 7.5 and its driver;"
-		echo "   everything else, make test included, works without one)"
 	fi
 else
-	miss devinfo "not built: run make tools"
+	note GPU "none here (none in nvidia-smi, no /dev/nvidia0)"
 fi
+[ $gpu -eq 1 ] ||
+	indent "make grade needs an NVIDIA GPU of compute capability >= 7.5 and its driver: run it where there is one (LAUNCH=\"ssh gpu-host\" from here: make help). Here, make check builds and checks your exercises and grades the host ones."
 if command -v nvidia-smi > /dev/null 2>&1; then
 	ok nvidia-smi "$(nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.mem,temperature.gpu \
 		--format=csv,noheader 2>/dev/null | head -n 1 | sed 's/^/driver /')"
@@ -79,9 +87,11 @@ else
 	note "cmocka, jansson" "sudo apt-get install libcmocka-dev libjansson-dev pkg-config"
 fi
 
-if [ "$problems" -eq 0 ]; then
+if [ "$problems" -ne 0 ]; then
+	echo "$problems thing(s) to fix before make check or make grade (MISSING above)."
+	exit 1
+elif [ $gpu -eq 1 ]; then
 	echo "Ready: make grade"
 else
-	echo "$problems thing(s) to fix before make grade (see MISSING above)."
-	exit 1
+	echo "Ready: make check here (no GPU); make grade on a GPU machine"
 fi

@@ -269,14 +269,15 @@ static unsigned long long fresh_seed(void)
 	return x;
 }
 
-/* Does a lab folder name match one LAB= word ("05-reduction" or
- * "reduction"), len bytes of want? */
+/* Does a lab folder name match one LAB= word ("05-reduction",
+ * "reduction" or its number, "05"), len bytes of want? */
 static int lab_is_word(const char *dir, const char *want, size_t len)
 {
 	const char *dash = strchr(dir, '-');
 
 	return (strlen(dir) == len && !strncmp(dir, want, len)) ||
-	       (dash && strlen(dash + 1) == len && !strncmp(dash + 1, want, len));
+	       (dash && strlen(dash + 1) == len && !strncmp(dash + 1, want, len)) ||
+	       (dash && (size_t)(dash - dir) == len && !strncmp(dir, want, len));
 }
 
 /* Does a lab folder name match LAB=, a list of words ("reduction fusion",
@@ -307,8 +308,11 @@ static int lab_words_exist(const char *want, char **labs, int n)
 		for (int i = 0; i < n && !found; i++)
 			found = lab_is_word(labs[i], w, strcspn(w, sep));
 		if (!found) {
-			fprintf(stderr, "grader: no lab named '%.*s' (LAB=%s)\n",
-				(int)strcspn(w, sep), w, want);
+			fprintf(stderr, "grader: no lab named '%.*s' (LAB=%s); "
+					"the labs:", (int)strcspn(w, sep), w, want);
+			for (int k = 0; k < n; k++)
+				fprintf(stderr, " %s", labs[k]);
+			fprintf(stderr, "\n");
 			return -1;
 		}
 	}
@@ -473,7 +477,9 @@ static int exercises_from_mk(const char *labs_dir, const char *lab,
 	return n;
 }
 
-/* Ask the lab's info binary for its table; -1 if it cannot say. */
+/* Ask the lab's info binary for its table; -1 if it cannot say. In
+ * build-only mode, make check's <lab>/table (the same table, without the
+ * library peers that only a grade times) where there is one. */
 static int lab_specs(const struct options *o, const char *lab,
 		     struct g_spec *out, int max)
 {
@@ -482,7 +488,9 @@ static int lab_specs(const struct options *o, const char *lab,
 	struct proc_result pr;
 	int n;
 
-	snprintf(info, sizeof(info), "%s/%s/info", o->build_dir, lab);
+	snprintf(info, sizeof(info), "%s/%s/table", o->build_dir, lab);
+	if (o->mode != G_BUILD_ONLY || !exists(info))
+		snprintf(info, sizeof(info), "%s/%s/info", o->build_dir, lab);
 	snprintf(outp, sizeof(outp), "%s/%s/info.list", o->build_dir, lab);
 	if (!exists(info) || proc_run(argv, outp, LIST_TIMEOUT_S, &pr) < 0 ||
 	    !pr.exited || pr.code)
@@ -649,6 +657,64 @@ static void measure(const struct options *o, struct g_row *row,
 		  !o->size);
 }
 
+/* The most lines of a host check's messages a report shows. */
+#define HOST_LINES 8
+
+/*
+ * make check: a host exercise (lab.mk's HOST_EXERCISES) graded on the
+ * CPU by <runner>.host (common/hostcheck.c), which needs no GPU and no
+ * driver: PASS or WRONG with check()'s first messages. Left BUILT where
+ * make check built no such program (make check's other callers, a file
+ * not written yet) or it could not grade.
+ */
+static void host_check(const struct options *o, const char *runner,
+		       struct g_row *row)
+{
+	char prog[PATH_LEN], out[PATH_LEN], seed[32], *text, *from;
+	char *argv[] = { prog, row->spec.name, seed, NULL }, *save = NULL;
+	struct g_result *r = &row->res;
+	struct proc_result pr;
+	int shown = 0, wrong;
+
+	snprintf(prog, sizeof(prog), "%.1000s.host", runner);
+	snprintf(out, sizeof(out), "%.1000s.host.out", runner);
+	snprintf(seed, sizeof(seed), "%llu", o->seed);
+	if (r->verdict != WB_V_BUILT || !exists(prog))
+		return;
+	if (proc_run(argv, out, row->spec.timeout_s, &pr) < 0 || !pr.exited ||
+	    (pr.code != 0 && pr.code != 1)) {
+		g_detail(r, "not checked on the CPU: %s ended %s (see %s)",
+			 prog, pr.timed_out ? "at its time limit" :
+			 "without a verdict", out);
+		return;
+	}
+	wrong = pr.code == 1;
+	r->verdict = wrong ? WB_V_WRONG : WB_V_PASS;
+	g_detail_first(r, "checked without a GPU, on the CPU against %s: make "
+		    "grade on a GPU gives the grade that counts", wrong ?
+		 "the first wrong answer below" : "every size of the lab's table");
+	text = wrong ? read_file(out, 1 << 20) : NULL;
+	/* From the first failure on: check()'s summaries come before it. */
+	from = text;
+	if (text) {
+		char head[G_NAME_LEN + 16];
+
+		snprintf(head, sizeof(head), "%s: WRONG at ", row->spec.name);
+		from = strstr(text, head) ? strstr(text, head) : text;
+	}
+	for (char *l = from ? strtok_r(from, "\n", &save) : NULL;
+	     l && shown < HOST_LINES; l = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(row->spec.name);
+
+		/* the last line, "<exercise> WRONG", is the verdict */
+		if (!strncmp(l, row->spec.name, n) && !strcmp(l + n, " WRONG"))
+			break;
+		g_detail(r, "  %s", l);
+		shown++;
+	}
+	free(text);
+}
+
 static void run_exercise(const struct options *o, const struct g_device *dev,
 			 struct g_row *row)
 {
@@ -697,7 +763,9 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 						   NULL, 0)) < 0) {
 		/* REJECTED (inspect.h): the file is never run. */
 	} else if (o->mode == G_BUILD_ONLY) {
-		/* SKELETON or BUILT: g_inspect_runner() decided it. */
+		/* SKELETON or BUILT: g_inspect_runner() decided it; a host
+		 * exercise that BUILT is graded on the CPU. */
+		host_check(o, runner, row);
 		san_note_required(row->spec.sanitize, o->sanitizer_found, r);
 	} else if (g_spec_too_new(&row->spec, dev->cc, why, sizeof(why))) {
 		/* As make check: SKELETON or BUILT, and why it was not run. */
@@ -743,7 +811,9 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 			r->wall_s = pr.wall_s;
 			judge_process(r, &pr, row->spec.timeout_s, out);
 			measure(o, row, runner, &smp, peer, &pr);
-			if (o->mode == G_BENCH && r->ref.peer.have)
+			/* The library peer beside the result ("x% of
+			 * cuBLAS"): timed in the reference run. */
+			if (r->ref.peer.have)
 				r->t[G_PEER] = r->ref.peer;
 			reference_check(r);
 			if (o->mode == G_GRADE && r->verdict == WB_V_PASS)
@@ -755,6 +825,15 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 		}
 	}
 	g_score(&row->spec, r, dev->copy_gbps, dev->dram_gbps);
+	/* Points a GPU cannot give are no part of its maximum (lab 08
+	 * below sm_80): the same code earns the same share everywhere. */
+	if (o->mode == G_GRADE &&
+	    g_spec_too_new(&row->spec, dev->cc, NULL, 0)) {
+		r->max_points = 0;
+		g_detail(r, "left out of the maximum: this GPU cannot run it, "
+			    "so its %g points count on a GPU that can",
+			 row->spec.points_correct + row->spec.points_speed);
+	}
 	if (o->mode == G_GRADE && !g_plausible(&row->spec, r, dev))
 		g_technique_apply(&row->spec, r);
 }
@@ -764,7 +843,7 @@ static void run_exercise(const struct options *o, const struct g_device *dev,
 static int collect(const struct options *o, const struct course *c,
 		   struct g_row *rows, int max)
 {
-	char *labs[MAX_LABS];
+	char *labs[MAX_LABS], choices[2048] = "";
 	struct g_spec specs[MAX_PER_LAB];
 	int nlabs = find_labs(o->labs_dir, o->lab, labs, MAX_LABS), n = 0;
 
@@ -793,6 +872,10 @@ static int collect(const struct options *o, const struct course *c,
 		else
 			g_rules_load(o->build_dir, labs[l], specs, k);
 		for (int i = 0; i < k && n < max; i++) {
+			size_t used = strlen(choices);
+
+			snprintf(choices + used, sizeof(choices) - used, " %s",
+				 specs[i].name);
 			if ((o->ex && strcmp(o->ex, specs[i].name)) ||
 			    (c && !course_grades(c, labs[l], specs[i].name)))
 				continue;
@@ -813,6 +896,8 @@ static int collect(const struct options *o, const struct course *c,
 			o->ex ? o->ex : "", o->lab ? o->lab : "the labs",
 			c && c->npicks ? " that the course file grades: " : "",
 			c && c->npicks ? c->path : "");
+	if (n == 0 && o->ex && choices[0])
+		fprintf(stderr, "grader: the exercises there (EX=):%s\n", choices);
 	return n ? n : -1;
 }
 
@@ -932,7 +1017,9 @@ static void on_interrupt(int sig)
 static void header(const struct options *o, const struct g_run *run)
 {
 	if (o->mode == G_BUILD_ONLY) {
-		printf("Checking that %s builds (no GPU code is run)\n", o->source);
+		printf("Checking %s without a GPU: each exercise built and "
+		       "inspected, no kernel run\n", o->source);
+		fflush(stdout); /* before any line of the progress */
 		return;
 	}
 	printf("%s %s on %s (sm_%d, %d SMs, %.0f MB L2, driver %s)\n",
@@ -1050,16 +1137,22 @@ int main(int argc, char **argv)
 	if (o.profile_only)
 		return ncu_all(&prof, rows, run.nrows, o.build_dir, o.sol_build,
 				o.with, o.profile_tsv);
+	fflush(stdout); /* the heading before the progress (stderr) */
 	for (int i = 0; i < run.nrows; i++) {
 		struct g_row *row = &rows[i];
+		/* build-only takes no time an exercise: no progress lines */
+		int quiet = o.mode == G_BUILD_ONLY;
 
-		fprintf(stderr, "[%d/%d] %s/%s ...", i + 1, run.nrows, row->spec.lab,
-			row->spec.name);
+		if (!quiet)
+			fprintf(stderr, "[%d/%d] %s/%s ...", i + 1, run.nrows,
+				row->spec.lab, row->spec.name);
 		if (row->res.verdict != WB_V_ERROR || !row->res.ndetails)
 			run_exercise(&o, &run.dev, row);
 		gpu_after_exercise(&gpu);
-		fprintf(stderr, " %s (%.1f s)\n", wb_verdict_label(row->res.verdict),
-			row->res.wall_s);
+		if (!quiet)
+			fprintf(stderr, " %s (%.1f s)\n",
+				wb_verdict_label(row->res.verdict),
+				row->res.wall_s);
 	}
 	if (o.mode != G_BUILD_ONLY)
 		gpu_report_end(&gpu, &run, o.mode == G_BENCH ? stdout : NULL);

@@ -54,13 +54,16 @@ static int report(const char *results, const char *html, const char *source)
 	return ret;
 }
 
-/* LAB= names a lab in full (05-reduction) or without its number. */
+/* LAB= names a lab in full (05-reduction), without its number, or by
+ * its number alone (05). */
 static int lab_matches(const char *lab, const char *want)
 {
 	const char *dash = strchr(lab, '-');
 
 	return !want || !*want || !strcmp(lab, want) ||
-	       (dash && !strcmp(dash + 1, want));
+	       (dash && !strcmp(dash + 1, want)) ||
+	       (dash && strlen(want) == (size_t)(dash - lab) &&
+		!strncmp(lab, want, strlen(want)));
 }
 
 static int history(char **files, int nfiles, const char *lab, const char *ex)
@@ -81,7 +84,7 @@ static int history(char **files, int nfiles, const char *lab, const char *ex)
 		printf("no graded attempts yet%s (make grade records each one)\n",
 		       n ? " of that exercise" : "");
 	free(e);
-	return kept ? 0 : 1;
+	return 0; /* none yet is an answer, not an error */
 }
 
 int main(int argc, char **argv)

@@ -52,10 +52,34 @@ static int never_run(enum wb_verdict v)
 }
 
 /*
+ * Everything the terminal shows fits REPORT_COLS columns. The table's
+ * columns after the name take TABLE_REST of them; the name's column is
+ * as wide as the longest name of the run (at least NAME_MIN), so that no
+ * name is cut while it fits (25 columns: 08-tensor-cores/attention).
+ */
+#define REPORT_COLS 80
+#define TABLE_REST 55
+#define NAME_MIN 23
+
+static int name_width(const struct g_run *run)
+{
+	int w = NAME_MIN;
+
+	for (int i = 0; i < run->nrows; i++) {
+		char name[2 * G_NAME_LEN + 2];
+
+		full_name(&run->rows[i], name, sizeof(name));
+		if ((int)strlen(name) > w)
+			w = (int)strlen(name);
+	}
+	return w < REPORT_COLS - TABLE_REST ? w : REPORT_COLS - TABLE_REST;
+}
+
+/*
  * One row of the table: 80 columns. The naive's time, GB/s and each tier
  * as a speedup on this GPU are in the exercise's lines below the table.
  */
-static void row_line(FILE *f, const struct g_row *row)
+static void row_line(FILE *f, const struct g_row *row, int nw)
 {
 	const struct g_result *r = &row->res;
 	char name[2 * G_NAME_LEN + 2], tm[32], sp[32], sol[32], tier[32];
@@ -63,8 +87,8 @@ static void row_line(FILE *f, const struct g_row *row)
 
 	full_name(row, name, sizeof(name));
 	/* Cut to its column, the cut marked (the files keep it whole). */
-	if (strlen(name) > 23)
-		snprintf(name + 22, sizeof(name) - 22, "~");
+	if ((int)strlen(name) > nw)
+		snprintf(name + nw - 1, sizeof(name) - (size_t)(nw - 1), "~");
 	fmt_us(tm, sizeof(tm), &r->t[G_STUDENT]);
 	fmt_or_dash(sp, sizeof(sp), "%.2fx", r->speedup);
 	fmt_or_dash(sol, sizeof(sol), "%.0f%%", 100 * r->share);
@@ -77,8 +101,39 @@ static void row_line(FILE *f, const struct g_row *row)
 		snprintf(pts, sizeof(pts), "-/%g", r->max_points);
 	else
 		snprintf(pts, sizeof(pts), "%g/%g", r->points, r->max_points);
-	fprintf(f, "%-23s %-15s %9s %8s %5s %4s %9s\n", name,
+	fprintf(f, "%-*s %-15s %9s %7s %4s %4s %10s\n", nw, name,
 		wb_verdict_label(r->verdict), tm, sp, sol, tier, pts);
+}
+
+/*
+ * text, each of its lines folded at the last blank that keeps it within
+ * REPORT_COLS columns (a word longer than that, a path, is cut at the
+ * edge); the rest of a folded line is indented by two more columns than
+ * the line.
+ */
+static void print_folded(FILE *f, const char *text)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n"), indent = strspn(text, " ");
+		const char *p = text, *end = text + len;
+		size_t room = REPORT_COLS, lead = 0;
+
+		while ((size_t)(end - p) + lead > room) {
+			const char *cut = p + room - lead, *b = cut;
+
+			while (b > p && *b != ' ')
+				b--;
+			if (b > p + (lead ? 0 : indent))
+				cut = b;
+			fprintf(f, "%*s%.*s\n", (int)lead, "", (int)(cut - p), p);
+			p = cut;
+			while (*p == ' ' && p < end)
+				p++;
+			lead = indent + 2;
+		}
+		fprintf(f, "%*s%.*s\n", (int)lead, "", (int)(end - p), p);
+		text = *end ? end + 1 : end;
+	}
 }
 
 /* What each tier asks on this GPU: "2.41x (35%)", a list. */
@@ -123,6 +178,12 @@ static void figures(FILE *m, const struct g_row *row)
 		fprintf(m, "; next tier at %.2fx", r->next_target);
 	if (r->tflops > 0)
 		fprintf(m, "\n%.2f TFLOP/s", r->tflops);
+	if (r->tflops > 0 && r->peak_tflops > 0)
+		fprintf(m, ", %.0f%% of the %s peak measured in the same rounds "
+			   "(%.0f TFLOP/s)", 100 * r->tflops / r->peak_tflops,
+			!strcmp(r->peak, "fma") ? "fp32 FMA" :
+			!strcmp(r->peak, "mma") ? "tensor cores' (mma.sync)" :
+			"tensor cores' (wgmma)", r->peak_tflops);
 	if (r->tflops > 0 && r->pct_peer > 0)
 		fprintf(m, ", %.0f%% of the library peer (%.1f us, the grader's "
 			   "reference run)", r->pct_peer, r->t[G_PEER].median_us);
@@ -154,37 +215,96 @@ static void course_lines(FILE *f, const struct g_run *run)
 {
 	char line[768];
 
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
 	if (!run->course)
 		return;
 	report_settings_line(line, sizeof(line), run);
-	fprintf(f, "\n%s: %s%s", line,
+	m = open_memstream(&text, &len);
+	if (!m)
+		return;
+	fprintf(m, "%s: %s%s", line,
 		run->course_changes ? "changed\n" : "changed nothing here",
 		run->course_changes ? run->course_changes : "");
+	if (fclose(m) == 0) {
+		char *folded = NULL;
+		size_t flen = 0;
+
+		/* 80 columns; the caller ends the last line */
+		m = open_memstream(&folded, &flen);
+		if (m) {
+			print_folded(m, text);
+			if (fclose(m) == 0) {
+				if (flen && folded[flen - 1] == '\n')
+					folded[flen - 1] = '\0';
+				fprintf(f, "\n%s", folded);
+			}
+			free(folded);
+		}
+	}
+	free(text);
 }
 
 void report_table(FILE *f, const struct g_run *run)
 {
 	double points, max;
+	int nw = name_width(run), nskel = 0;
 
-	fprintf(f, "\n%-23s %-15s %9s %8s %5s %4s %9s\n", "exercise", "verdict",
-		"time", "speedup", "%SOL", "tier", "points");
+	fprintf(f, "\n%-*s %-15s %9s %7s %4s %4s %10s\n", nw, "exercise",
+		"verdict", "time", "speedup", "%SOL", "tier", "points");
 	for (int i = 0; i < run->nrows; i++)
-		row_line(f, &run->rows[i]);
+		row_line(f, &run->rows[i], nw);
 	for (int i = 0; i < run->nrows; i++) {
 		const struct g_row *row = &run->rows[i];
-		char name[2 * G_NAME_LEN + 2], *text;
+		char name[2 * G_NAME_LEN + 2], *text, *line = NULL;
 
 		if (!row->res.ndetails && !row->res.t[G_STUDENT].have)
 			continue;
+		/* Code not written yet: one paragraph for all, below. */
+		if (row->res.verdict == WB_V_SKELETON && run->mode == G_BUILD_ONLY) {
+			nskel++;
+			continue;
+		}
 		full_name(row, name, sizeof(name));
 		text = report_row_text(row);
-		fprintf(f, "\n%s: %s\n", name, text ? text : "");
+		line = malloc(strlen(name) + 3 + (text ? strlen(text) : 0));
+		if (line)
+			sprintf(line, "%s: %s", name, text ? text : "");
+		fputc('\n', f);
+		print_folded(f, line ? line : name);
+		free(line);
 		free(text);
 	}
-	if (!ran_any(run)) {
-		fprintf(f, "\nNot run: built and checked only (no GPU code ran), so "
-			   "no points, no\ntiers and no timing yet. make grade "
-			   "on a machine with a GPU grades it.");
+	if (nskel) {
+		char *line = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&line, &len);
+
+		if (m) {
+			fprintf(m, "\n%s still the skeleton (SKELETON above): "
+				   "its file calls WB_TODO. Write the function, "
+				   "then delete that line; make check then checks "
+				   "its rules and its kernels, and a host "
+				   "exercise's answers.", nskel == run->nrows ?
+				"Every exercise is" : nskel == 1 ?
+				"One exercise is" : "Each exercise marked so is");
+			if (fclose(m) == 0)
+				print_folded(f, line);
+			free(line);
+		}
+	}
+	if (run->mode == G_BUILD_ONLY || !ran_any(run)) {
+		print_folded(f, run->mode == G_BUILD_ONLY ?
+			"\nChecked without a GPU: no kernel ran, so no timing, "
+			"tiers or speed points yet (a host exercise's PASS shows "
+			"the points a grade gives it). Next: write an exercise, "
+			"make check EX=<name> again, then make grade on a machine "
+			"with a GPU." :
+			"\nNot run: built and checked only (no GPU code ran), so "
+			"no points, no tiers and no timing yet. make grade on a "
+			"machine with a GPU grades it.");
 		course_lines(f, run);
 		fputc('\n', f);
 		return;

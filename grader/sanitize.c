@@ -157,8 +157,9 @@ void san_note_required(unsigned required, const char *path,
 			    "it every time (%s)", names, path);
 	else
 		g_detail(r, "sanitizers: a grade runs compute-sanitizer %s on "
-			    "it every time, and none was found here: graded "
-			    "here, it would earn nothing", names);
+			    "it every time, and compute-sanitizer is not "
+			    "installed here: graded here, it would earn nothing "
+			    "(make doctor says how to install it)", names);
 }
 
 /*

@@ -6,13 +6,14 @@
 #
 #   sh tests/doc-paths.sh [DOC...]
 #
-# Reads the docs (default: README.md, docs/*.md, labs/*/README.md) and
+# Reads the docs (default: README.md, docs/*.md, labs/*/README.md,
+# calibrations/*.md) and
 # prints, with the doc that names it, each of these that is wrong:
 #
-# - a Markdown link to a local file, or a path in backquotes that starts
-#   with one of the repository's folders (labs/, tests/, solutions/,
-#   tools/, common/, grader/, docs/, courses/, calibrations/), that does
-#   not exist. Placeholders are left alone: a path with <, *, {, "...", or
+# - a Markdown link to a local file, or a path, in backquotes or not, that
+#   starts with one of the repository's folders (labs/, tests/,
+#   solutions/, tools/, common/, grader/, docs/, courses/, calibrations/),
+#   that does not exist. Placeholders are left alone: a path with <, *, {, "...", or
 #   a one-capital-letter part (labs/L/E.cu).
 # - a make command, in backquotes (`make grade LAB=reduction`) or on a
 #   line of a code block, whose target the Makefile here cannot make:
@@ -49,12 +50,13 @@ gradescope-bundle
 batch
 batch-prepare
 slurm-script
+mutate
 * SRC=*solutions*
 * SRC=*tests/*
 profile WITH=*solution*
 '
 
-[ $# -gt 0 ] || set -- README.md docs/*.md labs/*/README.md
+[ $# -gt 0 ] || set -- README.md docs/*.md labs/*/README.md calibrations/*.md
 tmp=${TMPDIR:-/tmp}/doc-paths.$$
 trap '[ -n "${KEEP:-}" ] || rm -f "$tmp" "$tmp.cmds" "$tmp.by" "$tmp.seen" "$tmp.make"' EXIT
 : > "$tmp"
@@ -72,6 +74,11 @@ for f; do
 			grep -vE '^(https?|mailto):' | sed "s|^|$dir/|"
 		grep -oE '`(labs|tests|solutions|tools|common|grader|docs|courses|calibrations)/[^`[:space:]]*`' "$f" |
 			tr -d '`'
+		# and outside backquotes, in prose: "(tests/gpu/calibrate.sh,
+		# 2026-...)"; code blocks hold examples of files to make
+		awk '/^ *```/ { code = !code; next } !code' "$f" |
+			grep -oE '(^|[ (])(labs|tests|solutions|tools|common|grader|docs|courses|calibrations)/[A-Za-z0-9_./-]*[A-Za-z0-9_/]' |
+			sed 's/^[ (]//'
 	} | sort -u | while IFS= read -r p; do
 		case $p in *'<'* | *'*'* | *'{'* | *'...'* | *'..') continue ;; esac
 		printf '%s\n' "$p" | grep -qE '(^|/)[A-Z](/|\.|$)' && continue

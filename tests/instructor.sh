@@ -24,8 +24,11 @@
 #               the check catches each), the worked cases current; there,
 #               without the keys, the host exercises' solutions PASS and
 #               their broken cases are WRONG, as in the instructor's copy:
-#               graded on the CPU (tests/handout/host-grade.c), built by
-#               make check, and graded for real where there is a GPU.
+#               graded on the CPU (common/hostcheck.c), by the handout's
+#               make check with no GPU, and for real where there is a GPU.
+#               Its first screen: make check on the untouched skeletons
+#               (and make grade with no GPU) in 80 columns, every
+#               exercise's name whole, no FAILED, no compiler lines.
 #   gradescope  make gradescope-bundle, unpacked as Gradescope does;
 #               setup.sh, then run_autograder on a submission with a
 #               solution, a compile error and stray files: build-only
@@ -545,7 +548,7 @@ cuda_home() {
 }
 
 # host_grader TREE LAB OUT KEY: OUT/objs, the objects of
-# tests/handout/host-grade.c linked with TREE's lab (its lab.c weakened)
+# TREE's common/hostcheck.c linked with its lab (its lab.c weakened)
 # and, KEY=1, the lab's answer key.
 # shellcheck disable=SC2086 # $cflags: several flags, on purpose
 host_grader() {
@@ -555,7 +558,7 @@ host_grader() {
 	${CC:-cc} $cflags -c "$1/labs/$2/lab.c" -o "$3/lab.o" &&
 	objcopy --weaken "$3/lab.o" "$3/lab.weak.o" &&
 	${CC:-cc} $cflags -c "$1/common/rng.c" -o "$3/rng.o" &&
-	${CC:-cc} $cflags -c tests/handout/host-grade.c -o "$3/host-grade.o" ||
+	${CC:-cc} $cflags -c "$1/common/hostcheck.c" -o "$3/host-grade.o" ||
 		return 1
 	objs="$3/host-grade.o $3/lab.weak.o $3/rng.o"
 	if [ "$4" = 1 ]; then
@@ -633,7 +636,7 @@ handout_host_grades() {
 	n=$(answer_exercises | wc -l | tr -d ' ')
 	if [ "$n" -gt 0 ] && [ "${3% *}" -gt "$n" ] && [ "${3#* }" -eq 0 ] &&
 	   [ "${4% *}" = "${3% *}" ] && [ "${4#* }" -eq 0 ]; then
-		pass "handout/without the answer keys, as with them, the $n host exercises' solutions PASS and their $((${3% *} - n)) broken cases are WRONG (graded on the CPU: tests/handout/host-grade.c)"
+		pass "handout/without the answer keys, as with them, the $n host exercises' solutions PASS and their $((${3% *} - n)) broken cases are WRONG (graded on the CPU: common/hostcheck.c)"
 	else
 		echo "handout: $3, instructor: $4 (cases, wrong verdicts)" >> "$log"
 		fail "handout/the host exercises get the same verdicts without the answer keys" "$log"
@@ -647,36 +650,91 @@ handout_host_grades() {
 # grading above stands for them.
 handout_host_built() {
 	root=$1/x/$2
-	sub=$(absolute "$1/host-src")
-	rm -rf "$sub"
 	answer_exercises > "$1/host.ex"
 	mk=${MAKE%% *}
-	rc=0
-	: > "$1/host-built.log"
+	log=$1/host-built.log
+	: > "$log"
+	n=0
 	while read -r lab ex; do
-		mkdir -p "$sub/$lab"
-		cp "solutions/$lab/$ex.cu" "$sub/$lab/"
-		(cd "$root" && unset MFLAGS MAKELEVEL MAKE BUILD B GRADER DEVINFO &&
-			$mk --no-print-directory check SRC="$sub labs" LAB="$lab" \
-				EX="$ex" BUILD="$PWD/build") > "$1/host-built-$ex.log" 2>&1 ||
-			rc=$?
-		cat "$1/host-built-$ex.log" >> "$1/host-built.log"
+		host_cases "$lab" "$ex" > "$1/host-$ex.cases"
+		while read -r file want; do
+			src=$(absolute "$(dirname "$(dirname "$file")")")
+			out=$1/host-check-$(echo "$file" | tr / _).log
+			(cd "$root" && unset MFLAGS MAKELEVEL MAKE BUILD B GRADER DEVINFO &&
+				$mk --no-print-directory check SRC="$src labs" LAB="$lab" \
+					EX="$ex" BUILD="$PWD/build") > "$out" 2>&1
+			got=$(table_verdict "$out" "$lab" "$ex")
+			n=$((n + 1))
+			[ "$got" = "$want" ] ||
+				{ echo "MISMATCH $file: got ${got:-nothing}, expected $want"; cat "$out"; } >> "$log"
+		done < "$1/host-$ex.cases"
 	done < "$1/host.ex"
-	bad=$(while read -r lab ex; do
-		host_built_row "$1/host-built-$ex.log" "$ex" || echo "$lab/$ex"
-	done < "$1/host.ex")
-	if [ "$rc" -eq 0 ] && [ -s "$1/host.ex" ] && [ -z "$bad" ]; then
-		pass "handout/its make check builds the host exercises' solutions without the answer keys: BUILT (no GPU here decides their verdicts)"
+	if [ "$n" -gt "$(grep -c . "$1/host.ex")" ] && ! grep -q '^MISMATCH' "$log"; then
+		pass "handout/its make check, with no GPU and no answer key, gives the host exercises' $n solutions and broken cases PASS and WRONG"
 	else
-		echo "status $rc; not BUILT: $bad" >> "$1/host-built.log"
-		fail "handout/the host exercises' solutions build in the handout" "$1/host-built.log"
+		fail "handout/its make check grades the host exercises PASS and WRONG without a GPU" "$log"
 	fi
+	handout_first_screen "$1" "$2"
 	handout_host_gpu "$1" "$2"
 }
 
-# host_built_row LOG EX: LOG's table has a row for exercise EX, BUILT.
-host_built_row() {
-	grep -Eq "^[0-9]+-[a-z0-9_-]+/$2 +BUILT( |\$)" "$1"
+# table_verdict LOG LAB EX: the verdict in the terminal table of LOG for
+# LAB/EX (a row "LAB/EX  VERDICT ...", the whole name).
+table_verdict() {
+	awk -v n="$2/$3" '$1 == n && !done { print ($2 == "NOT" || $2 == "COMPILE") ? $2 " " $3 : $2; done = 1 }' "$1"
+}
+
+# The handout's own first screen: make check on the untouched skeletons
+# (and, with no GPU here, make grade) as a new student sees it: every
+# line within 80 columns, every exercise of every lab.mk in the table
+# with its whole name, SKELETON, no FAILED for code not written yet, no
+# compiler command line, no make warning, status 0; with no GPU, make
+# grade's first line says so, before anything is built.
+handout_first_screen() {
+	root=$1/x/$2
+	mk=${MAKE%% *}
+	log=$1/first-screen.log
+	(cd "$root" && unset MFLAGS MAKELEVEL MAKE BUILD B GRADER DEVINFO &&
+		$mk --no-print-directory check BUILD="$PWD/build") > "$log" 2>&1
+	rc=$?
+	bad=""
+	[ $rc -eq 0 ] || bad="$bad status-$rc"
+	awk 'length($0) > 80 { print "wider than 80: " $0; bad = 1 } END { exit bad }' "$log" >> "$log.why" ||
+		bad="$bad wider-than-80"
+	n=0
+	for mk_file in "$root"/labs/*/lab.mk; do
+		lab=$(basename "$(dirname "$mk_file")")
+		for ex in $(sed -n 's/^EXERCISES *:*= *//p' "$mk_file"); do
+			n=$((n + 1))
+			[ "$(table_verdict "$log" "$lab" "$ex")" = SKELETON ] ||
+				bad="$bad $lab/$ex-not-a-whole-SKELETON-row"
+		done
+	done
+	! grep -q 'FAILED' "$log" || bad="$bad FAILED"
+	! grep -Eq '^(gcc|cc|g\+\+|nvcc|/[^ ]*/nvcc) ' "$log" || bad="$bad compiler-command-lines"
+	! grep -q 'make\[[0-9]*\]: \|jobserver\|make: \*\*\*' "$log" || bad="$bad make-warning"
+	grep -q '^Checking labs without a GPU' "$log" || bad="$bad no-heading"
+	if [ -z "$bad" ] && nvidia-smi -L 2> /dev/null | grep -q '^GPU'; then
+		: # a GPU here: make grade grades, and says no GPU nowhere
+	elif [ -z "$bad" ] && ! ls /dev/nvidia[0-9]* /dev/dxg > /dev/null 2>&1; then
+		(cd "$root" && unset MFLAGS MAKELEVEL MAKE BUILD B GRADER DEVINFO &&
+			$mk --no-print-directory grade BUILD="$PWD/build") > "$log.grade" 2>&1
+		rc=$?
+		case $(head -n 1 "$log.grade") in
+		"No CUDA GPU here"*) ;;
+		*) bad="$bad make-grade-first-line-not-no-GPU" ;;
+		esac
+		[ $rc -eq 0 ] || bad="$bad make-grade-status-$rc"
+		awk 'length($0) > 80 { exit 1 }' "$log.grade" || bad="$bad make-grade-wider-than-80"
+		cat "$log.grade" >> "$log"
+	fi
+	if [ -z "$bad" ] && [ "$n" -gt 0 ]; then
+		pass "handout/its first screen: make check's $n exercises (every lab.mk's) whole and SKELETON, no FAILED, 80 columns, no compiler lines; with no GPU make grade says so first and exits 0"
+	else
+		echo "wrong:$bad" >> "$log"
+		cat "$log.why" >> "$log" 2> /dev/null
+		fail "handout/its first screen (make check on the untouched skeletons)" "$log"
+	fi
 }
 
 # With a GPU, in the handout: each host exercise's solution PASSes and

@@ -7,11 +7,16 @@
 #          stopping rule, tolerances, canaries and poison, records, reports,
 #          the process runner with children that crash, hang or babble;
 #          lab 08 attention's fragment arithmetic on the CPU
-#          (tests/emulate/attention.py, where python3 is).
+#          (tests/emulate/attention.py, where python3 is); every pattern
+#          of tests/mutate.sh's table still found exactly once.
 #   build  every skeleton and solution compiles; each lab's lab.mk and its
 #          table agree; a submission that does not compile gets COMPILE
 #          ERROR while the rest still builds; with no GPU, make grade says
-#          so in one line; common/ keeps its floors (tests/layers.sh).
+#          so first, then checks quietly in 80 columns, status 0; make
+#          check grades the host exercises on the CPU (PASS, WRONG); the
+#          READMEs' lab tables list lab.mk's exercises; LAB=08 works and
+#          a typo lists the choices; make test installs its packages;
+#          common/ keeps its floors (tests/layers.sh).
 #   gpu    solutions grade to full marks, skeletons to 0 (NOT IMPLEMENTED),
 #          and every broken submission under tests/broken/ gets its verdict
 #          while the other exercises in the same run still grade. Skipped,
@@ -31,6 +36,15 @@
 #   report  report.html from a recorded H100 run, in headless Chromium:
 #          its DOM against the results file, a screenshot; make history
 #          (tests/report/test.sh; the browser part SKIPs without chromium).
+#
+# Mutation testing, not part of make test (4 to 6 minutes on 2 cores):
+# make mutate (tests/mutate.sh) plants small bugs in grader/, common/ and
+# tools/batch/, one at a time in a copy of the tree, and runs each one's
+# no-GPU tests (the unit section; the formats section and a batch check
+# where the bug is theirs): every mutant must be KILLED. make mutate
+# MUTANTS="a b" plants those alone; tests/mutate.sh --list names them.
+# A mutant that survives is a bug no test catches: write the test that
+# does. The unit section checks only that the table still fits the code.
 #
 # Prints PASS/FAIL/SKIP lines and ends with "N passed, N failed, N skipped".
 # Exit status 0 only when nothing failed. Environment: BUILD, B, GRADER,
@@ -73,6 +87,7 @@ section_unit() {
 		fi
 	done
 	unit_emulate
+	unit_mutants
 }
 
 # Lab 08 attention's lane arithmetic replayed on the CPU (instructors
@@ -87,6 +102,21 @@ unit_emulate() {
 		pass "unit/emulate attention (the fused solution's fragments, on the CPU)"
 	else
 		fail "unit/emulate attention" "$LOGS/emulate-attention.log"
+	fi
+}
+
+# tests/mutate.sh's mutants still fit the code: each pattern found
+# exactly once (make mutate plants them; a refactor updates the table).
+unit_mutants() {
+	t="unit/every mutant of tests/mutate.sh's table is found exactly once (make mutate plants them)"
+	if [ ! -f tests/mutate.sh ]; then
+		skip "$t: no tests/mutate.sh (the student handout)"
+	elif sh tests/mutate.sh --check > "$LOGS/mutants.log" 2>&1 &&
+	     mkdir -p "$LOGS/mutants-none" &&
+	     ! sh tests/mutate.sh --check "$LOGS/mutants-none" >> "$LOGS/mutants.log" 2>&1; then
+		pass "$t (and a tree without their files fails the check)"
+	else
+		fail "$t" "$LOGS/mutants.log"
 	fi
 }
 
@@ -172,11 +202,15 @@ section_build() {
 	build_archs
 	build_recordings
 	build_docs
+	build_diagnose
 	build_layers
 	build_doctor
 	build_deps
 	build_nogpu
 	build_probe_file
+	build_exercise_tables
+	build_skeleton_markers
+	build_lab_names
 }
 
 # A compile error costs its exercise only; every broken case and ladder
@@ -297,6 +331,46 @@ build_recordings() {
 	done
 }
 
+# Lab 07's diagnose reads Nsight Compute recordings with no GPU: its
+# header is tests/profile/'s recordings as they are now; make check grades
+# the solution PASS, the skeleton SKELETON and each broken case WRONG
+# (a reading that cannot fail proves nothing).
+build_diagnose() {
+	if [ ! -f tools/diagnose-reports.sh ]; then
+		skip "build/diagnose_reports.h is tests/profile/'s recordings: no tools/ (the student handout)"
+	elif sh tools/diagnose-reports.sh --check > "$LOGS/diagnose-reports.log" 2>&1; then
+		pass "build/labs/07-fusion/diagnose_reports.h is tests/profile/'s recordings (tools/diagnose-reports.sh)"
+	else
+		fail "build/diagnose_reports.h is tests/profile/'s recordings: run tools/diagnose-reports.sh" \
+			"$LOGS/diagnose-reports.log"
+	fi
+	log=$LOGS/check-diagnose.log
+	: > "$log"
+	bad=0 n=0
+	set -- "labs SKELETON"
+	[ -d solutions ] && set -- "$@" "solutions PASS"
+	for d in tests/broken/*; do
+		[ -f "$d/07-fusion/diagnose.cu" ] && set -- "$@" "$d WRONG"
+	done
+	for c in "$@"; do
+		src=${c% *} want=${c#* }
+		[ "$src" = labs ] || src="$src solutions"
+		$MAKE --no-print-directory check SRC="$src" LAB=fusion EX=diagnose \
+			> "$log.one" 2>&1
+		cat "$log.one" >> "$log"
+		n=$((n + 1))
+		grep -Eq "^07-fusion/diagnose:? +$want( |\$)" "$log.one" && continue
+		echo "$src: expected $want" >> "$log"
+		bad=$((bad + 1))
+	done
+	rm -f "$log.one"
+	if [ $bad -eq 0 ]; then
+		pass "build/make check reads lab 07's diagnose on the CPU, no GPU: the recordings and drawn reports grade $n files as expected (skeleton, solution, broken cases)"
+	else
+		fail "build/make check grades lab 07's diagnose as expected" "$log"
+	fi
+}
+
 # The numbers the docs quote about the labs are the labs' tables
 # (tools/docs.sh; make docs rewrites them).
 build_docs() {
@@ -315,6 +389,30 @@ build_docs() {
 		pass "build/every file and make command the docs name is there$where (tests/doc-paths.sh)"
 	else
 		fail "build/every file and make command the docs name is there" "$LOGS/doc-paths.log"
+	fi
+	readme_numbers
+}
+
+# The sizes, intensities and ridge points the READMEs derive are what the
+# labs' code gives, and lab 01's register caps what ptxas gives
+# (tests/readme-numbers.sh); and the check is real: a copy of lab 08's
+# README with its old, wrong size fails it.
+readme_numbers() {
+	t="build/the READMEs' sizes, intensities and ridge points are the code's (tests/readme-numbers.sh)"
+	if sh tests/readme-numbers.sh > "$LOGS/readme-numbers.log" 2>&1; then
+		pass "$t"
+	else
+		fail "$t" "$LOGS/readme-numbers.log"
+	fi
+	rn=$LOGS/readme-numbers-drift
+	mkdir -p "$rn/labs"
+	cp -R labs/01-warps labs/03-coalescing labs/04-tiling labs/07-fusion labs/08-tensor-cores "$rn/labs/" &&
+		sed 's/^128 MiB (a and b/96 MiB (a and b/' labs/08-tensor-cores/README.md \
+			> "$rn/labs/08-tensor-cores/README.md"
+	if README_ONLY=1 sh tests/readme-numbers.sh "$rn" > "$rn.log" 2>&1; then
+		fail "build/tests/readme-numbers.sh fails a README quoting lab 08's old 96 MiB" "$rn.log"
+	else
+		pass "build/tests/readme-numbers.sh fails a README quoting lab 08's old 96 MiB"
 	fi
 }
 
@@ -355,17 +453,24 @@ build_doctor() {
 	printf '#!/bin/sh\necho "Cuda compilation tools, release 12.4, V12.4.131"\n' > "$dd/cuda/bin/nvcc"
 	printf '#!/bin/sh\n' > "$dd/cuda/bin/cuobjdump"
 	chmod +x "$dd/cuda/bin/nvcc" "$dd/cuda/bin/cuobjdump"
-	PATH=/usr/bin:/bin sh grader/doctor.sh "$dd/cuda/bin/nvcc" "" > "$dd/out" 2>&1
+	PATH=/usr/bin:/bin sh grader/doctor.sh "$dd/cuda/bin/nvcc" "" "$dd/b/sm75" > "$dd/out" 2>&1
 	rc=$?
 	bad=""
-	# devinfo is not given: MISSING, and the status says so.
-	{ [ $rc -eq 1 ] && grep -q 'MISSING' "$dd/out"; } || bad="$bad status-$rc-with-a-MISSING-item"
+	# no GPU (devinfo not given) is not MISSING: make check can run, and
+	# the report names the build folder and says so.
+	{ [ $rc -eq 0 ] && ! grep -q 'MISSING' "$dd/out"; } || bad="$bad status-$rc-without-a-GPU"
+	grep -q "build folder  *$dd/b/sm75/" "$dd/out" || bad="$bad no-build-folder"
+	grep -q '^Ready: make check here' "$dd/out" || bad="$bad no-make-check"
+	# no nvcc: MISSING, and the status says so.
+	PATH=/usr/bin:/bin sh grader/doctor.sh "$dd/no/nvcc" "" > "$dd/out2" 2>&1
+	rc=$?
+	{ [ $rc -eq 1 ] && grep -q 'nvcc  *MISSING' "$dd/out2"; } || bad="$bad status-$rc-with-nvcc-MISSING"
 	grep -q 'apt-get install cuda-sanitizer-12-4' "$dd/out" || bad="$bad no-package-for-compute-sanitizer"
 	grep -q "cuobjdump  *$dd/cuda/bin/cuobjdump" "$dd/out" || bad="$bad cuobjdump-beside-nvcc-not-found"
 	! grep -q 'add its bin/ folder to PATH' "$dd/out" || bad="$bad says-add-to-PATH"
 	awk 'length($0) > 80 { exit 1 }' "$dd/out" || bad="$bad wider-than-80-columns"
 	if [ -z "$bad" ]; then
-		pass "build/make doctor names a missing toolkit part and its package, in 80 columns, and exits 1 with an item MISSING"
+		pass "build/make doctor names a missing toolkit part and its package and the build folder, in 80 columns; no GPU exits 0 (make check can run), no nvcc 1"
 	else
 		echo "wrong:$bad" >> "$dd/out"
 		cp "$dd/out" "$LOGS/doctor.log"
@@ -397,7 +502,43 @@ build_deps() {
 		echo "status $rc, without pkg-config $rc2" >> "$LOGS/test-deps.log"
 		fail "build/make test-deps lists what it found, and fails when cmocka is missing" "$LOGS/test-deps.log"
 	fi
+	deps_install "$dd"
 	rm -rf "$dd"
+}
+
+# make test installs what is missing (tests/deps.sh --install): as root
+# with apt-get, required and optional alike; with neither root nor sudo,
+# one line says what to type, and a required one missing stops it. A
+# stand-in apt-get and id; everything else as here, less pkg-config and
+# zip.
+deps_install() {
+	b=$1/bin2
+	mkdir -p "$b"
+	for f in /usr/bin/* /bin/* /usr/sbin/*; do
+		case ${f##*/} in pkg-config|*-pkg-config|zip|apt-get|id|sudo) ;;
+		*) ln -sf "$f" "$b/" 2> /dev/null ;; esac
+	done
+	printf '#!/bin/sh\necho "$*" >> %s/apt.log\n' "$1" > "$b/apt-get"
+	printf '#!/bin/sh\necho 0\n' > "$b/id"
+	chmod +x "$b/apt-get" "$b/id"
+	PATH=$b sh tests/deps.sh --install > "$1/root.out" 2>&1
+	printf '#!/bin/sh\necho 1000\n' > "$b/id"
+	rm -f "$b/sudo"
+	PATH=$b sh tests/deps.sh --install > "$1/user.out" 2>&1
+	rc=$?
+	bad=""
+	grep -q '^install -y -qq --no-install-recommends pkg-config libcmocka-dev libjansson-dev zip$' \
+		"$1/apt.log" 2> /dev/null || bad="$bad root-did-not-install"
+	[ "$(grep -c . "$1/apt.log" 2> /dev/null)" -eq 2 ] || bad="$bad apt-get-calls"
+	grep -q '^make test: to install what it needs, type: sudo apt-get install pkg-config libcmocka-dev libjansson-dev zip$' \
+		"$1/user.out" || bad="$bad no-line-to-type"
+	[ $rc -eq 1 ] || bad="$bad user-status-$rc"
+	if [ -z "$bad" ]; then
+		pass "build/make test installs what it needs as root (apt-get, optional ones too), and says the one line to type where it cannot"
+	else
+		{ echo "wrong:$bad"; cat "$1/apt.log" "$1/root.out" "$1/user.out"; } > "$LOGS/deps-install.log" 2>&1
+		fail "build/make test installs what it needs" "$LOGS/deps-install.log"
+	fi
 }
 
 # common/ keeps its floors: no file includes a header of a higher floor,
@@ -411,26 +552,35 @@ build_layers() {
 	fi
 }
 
-# With no GPU, make grade says so in one line, then does what can be done
-# without one (make check): the untouched skeletons read SKELETON, with
-# no points; and it fails, since nothing was graded.
+# With no GPU, make grade says so first, before anything is built, then
+# does what can be done without one (make check): the untouched
+# skeletons read SKELETON, with no points, in progress lines (no
+# compiler command line, no make warning) and 80 columns; status 0, since
+# it did what it could.
+no_gpu_here() {
+	! nvidia-smi -L 2> /dev/null | grep -q '^GPU' &&
+		! ls /dev/nvidia[0-9]* /dev/dxg > /dev/null 2>&1
+}
 build_nogpu() {
-	if ! "$DEVINFO" --check > /dev/null 2>&1; then
-		$MAKE --no-print-directory grade LAB=reduction > "$LOGS/grade-nogpu.log" 2>&1
+	if no_gpu_here; then
+		$MAKE --no-print-directory grade LAB=05 > "$LOGS/grade-nogpu.log" 2>&1
 		rc=$?
-		if [ $rc -ne 0 ] && grep -q '^no CUDA GPU found: ' "$LOGS/grade-nogpu.log" &&
-		   [ "$(grep -c 'no CUDA GPU' "$LOGS/grade-nogpu.log")" -eq 1 ] &&
+		if [ $rc -eq 0 ] && head -n 1 "$LOGS/grade-nogpu.log" | grep -q '^No CUDA GPU here' &&
+		   [ "$(grep -c 'No CUDA GPU' "$LOGS/grade-nogpu.log")" -eq 1 ] &&
 		   grep -q '^05-reduction/sum  *SKELETON .* -/100$' "$LOGS/grade-nogpu.log" &&
-		   grep -q 'reduce_sum() calls WB_TODO' "$LOGS/grade-nogpu.log" &&
-		   grep -q '^Nothing was graded' "$LOGS/grade-nogpu.log" &&
-		   ! grep -q 'SEED=\|^total:' "$LOGS/grade-nogpu.log"; then
-			pass "build/make grade with no GPU says so in one line, then checks the skeletons"
+		   grep -q '^Every exercise is still the skeleton (SKELETON above): its file calls' "$LOGS/grade-nogpu.log" &&
+		   ! grep -Eq '^(gcc|cc|nvcc|/[^ ]*/nvcc) |jobserver|^make' "$LOGS/grade-nogpu.log" &&
+		   awk 'length($0) > 80 { exit 1 }' "$LOGS/grade-nogpu.log" &&
+		   ! grep -q 'SEED=\|^total:\|FAILED' "$LOGS/grade-nogpu.log"; then
+			pass "build/make grade with no GPU says so first, then checks the skeletons (LAB=05): progress lines, 80 columns, status 0"
 		else
-			fail "build/make grade with no GPU says so in one line, then checks" "$LOGS/grade-nogpu.log"
+			echo "status $rc" >> "$LOGS/grade-nogpu.log"
+			fail "build/make grade with no GPU says so first, then checks" "$LOGS/grade-nogpu.log"
 		fi
 	else
 		skip "build/make grade with no GPU: there is a GPU here"
 	fi
+	build_host_checks
 	# LAUNCH as ssh runs it: the words read by a second shell, no
 	# environment. The settings must arrive: this SRC, LAB and EX.
 	if [ -d tests/broken/compile-error ]; then
@@ -439,7 +589,7 @@ build_nogpu() {
 			> "$LOGS/launch-ssh.log" 2>&1
 		if grep -q '^05-reduction/sum  *COMPILE ERROR' "$LOGS/launch-ssh.log" &&
 		   ! grep -q '^05-reduction/argmax' "$LOGS/launch-ssh.log" &&
-		   grep -q 'identifier "total" is undefined' "$LOGS/launch-ssh.log"; then
+		   grep -q 'identifier "total"' "$LOGS/launch-ssh.log"; then
 			pass "build/make grade LAUNCH=\"ssh host\" takes SRC, LAB and EX along, without the environment"
 		else
 			fail "build/make grade LAUNCH=\"ssh host\" takes the settings along" "$LOGS/launch-ssh.log"
@@ -459,6 +609,122 @@ build_nogpu() {
 		pass "build/make check names each kernel's registers, shared memory and spills"
 	else
 		fail "build/make check names each kernel's registers" "$LOGS/check-solution.log"
+	fi
+}
+
+# The READMEs' table of labs lists each lab's exercises as its lab.mk
+# does (the table the grader grades is checked against lab.mk above): a
+# new exercise appears in both or make test fails. In the handout its
+# README is the student one.
+build_exercise_tables() {
+	log=$LOGS/exercise-tables.log
+	: > "$log"
+	n=0
+	for doc in README.md tools/handout-README.md; do
+		[ -f "$doc" ] || continue
+		for mk in labs/*/lab.mk; do
+			lab=$(basename "$(dirname "$mk")")
+			want=$(sed -n 's/^EXERCISES *:*= *//p' "$mk" | tr -s ' \t' '  ' | sed 's/ *$//')
+			have=$(grep "^| \[$lab\](labs/$lab/" "$doc" | grep -o '`[a-z0-9_]*`' |
+				tr -d '`' | tr '\n' ' ' | sed 's/ *$//')
+			n=$((n + 1))
+			[ "$want" = "$have" ] ||
+				echo "$doc: the row of $lab lists \"$have\"; its lab.mk: \"$want\"" >> "$log"
+		done
+	done
+	# A list that differs is caught: one exercise dropped from a copy.
+	sed '0,/^| \[05-reduction\]/s/, `argmax`//' README.md > "$LOGS/readme-dropped.md"
+	grep -q '`argmax`' "$LOGS/readme-dropped.md" && echo "the drill did not apply" >> "$log"
+	if [ ! -s "$log" ] && [ "$n" -gt 0 ]; then
+		pass "build/the READMEs' lab tables list every lab.mk's exercises, in order ($n rows)"
+	else
+		fail "build/the READMEs' lab tables list every lab.mk's exercises" "$log"
+	fi
+}
+
+# LAB= takes a lab's folder name, its name without the number, or its
+# number (LAB=08, as the READMEs number the labs); a word that names no
+# lab lists the labs, in 80 columns. EX= that names no exercise lists
+# the lab's exercises.
+build_lab_names() {
+	log=$LOGS/lab-names.log
+	bad=""
+	last=$(ls -d labs/*/ | tail -n 1 | xargs basename)
+	num=${last%%-*} name=${last#*-}
+	[ "$($MAKE -s --no-print-directory print-LABS_SEL LAB="$num" 2> "$log" | tr -d ' ')" = "$last" ] ||
+		bad="$bad LAB=$num"
+	[ "$($MAKE -s --no-print-directory print-LABS_SEL LAB="$name $num" 2>> "$log" | tr -d ' ')" = "$last" ] ||
+		bad="$bad LAB=$name"
+	$MAKE -s --no-print-directory print-LABS_SEL LAB=no-such-lab > "$log.typo" 2>&1 && bad="$bad typo-accepted"
+	grep -q "^  $last\$" "$log.typo" || bad="$bad typo-lists-no-labs"
+	awk 'length($0) > 80 { exit 1 }' "$log.typo" || bad="$bad typo-wider-than-80"
+	"$GRADER" --labs labs --build "$B/labs" --mode build-only --lab 05 --ex summ > "$log.ex" 2>&1
+	grep -q 'the exercises there (EX=): sum argmax' "$log.ex" || bad="$bad EX-typo-lists-nothing"
+	if [ -z "$bad" ]; then
+		pass "build/LAB= takes a lab's number (LAB=$num) or name; a typo in LAB= or EX= lists the choices"
+	else
+		{ echo "wrong:$bad"; cat "$log.typo" "$log.ex"; } >> "$log"
+		fail "build/LAB= takes a lab's number or name; a typo lists the choices" "$log"
+	fi
+}
+
+# A skeleton names WB_TODO only in its WB_TODO() call, so that once the
+# line is deleted, grep WB_TODO labs/ lists only the files still to write.
+build_skeleton_markers() {
+	bad=$(for f in labs/*/*.cu; do
+		lab=$(basename "$(dirname "$f")") ex=$(basename "$f" .cu)
+		grep -q "^EXERCISES *:*=.*\<$ex\>" "labs/$lab/lab.mk" || continue
+		[ "$(grep -c 'WB_TODO' "$f")" = "$(grep -c 'WB_TODO(' "$f")" ] || echo "$f"
+	done)
+	if [ -z "$bad" ]; then
+		pass "build/each skeleton names WB_TODO only where it calls it (grep WB_TODO finds the files still to write)"
+	else
+		echo "$bad" | sed 's/$/: a comment names WB_TODO (say "delete the line below")/' > "$LOGS/markers.log"
+		fail "build/each skeleton names WB_TODO only where it calls it" "$LOGS/markers.log"
+	fi
+}
+
+# make check grades the host exercises (lab.mk's HOST_EXERCISES) on the
+# CPU, with no GPU: the solutions PASS with their points, a broken case
+# of each is WRONG with its first wrong answer; LAB= takes labs' numbers.
+build_host_checks() {
+	t="build/make check grades the host exercises on the CPU: solutions PASS, broken cases WRONG"
+	if [ ! -d solutions ] || [ ! -d tests/broken ]; then
+		skip "$t: $NO_SOLUTIONS"
+		return
+	fi
+	log=$LOGS/host-checks.log
+	: > "$log"
+	for mk in labs/*/lab.mk; do
+		lab=$(basename "$(dirname "$mk")")
+		for e in $(sed -n 's/^HOST_EXERCISES *:*= *//p' "$mk"); do echo "$lab $e"; done
+	done > "$LOGS/host.list"
+	nums=$(awk '{ split($1, w, "-"); print w[1] }' "$LOGS/host.list" | sort -u | tr '\n' ' ')
+	$MAKE --no-print-directory check SRC=solutions LAB="$nums" > "$LOGS/host-solutions.log" 2>&1
+	bad="" n=0
+	while read -r lab ex; do
+		n=$((n + 1))
+		grep -Eq "^$lab/$ex +PASS .* ([0-9.]+)/\\1\$" "$LOGS/host-solutions.log" ||
+			bad="$bad $lab/$ex-solution-not-PASS"
+		# what grades it needs neither the CUDA runtime nor the driver
+		[ -x "$B/solutions/$lab/$ex.host" ] || bad="$bad $lab/$ex.host-not-built"
+		! readelf -d "$B/solutions/$lab/$ex.host" 2> /dev/null | grep -q 'NEEDED.*libcud' ||
+			bad="$bad $lab/$ex.host-links-CUDA"
+		case_dir=$(grep -lx "$lab/$ex WRONG" tests/broken/*/expect 2> /dev/null | head -n 1)
+		[ -n "$case_dir" ] || { bad="$bad $lab/$ex-no-broken-case"; continue; }
+		case_dir=$(dirname "$case_dir")
+		$MAKE --no-print-directory check SRC="$case_dir solutions" LAB="$lab" EX="$ex" \
+			> "$LOGS/host-$ex-wrong.log" 2>&1
+		{ grep -Eq "^$lab/$ex +WRONG " "$LOGS/host-$ex-wrong.log" &&
+		  grep -q "^  $ex: WRONG at " "$LOGS/host-$ex-wrong.log"; } ||
+			bad="$bad $case_dir-not-WRONG"
+		cat "$LOGS/host-$ex-wrong.log" >> "$log"
+	done < "$LOGS/host.list"
+	if [ -z "$bad" ] && [ "$n" -gt 0 ]; then
+		pass "build/make check grades the $n host exercises on the CPU (no GPU): solutions PASS with their points, a broken case of each WRONG"
+	else
+		{ echo "wrong:$bad"; cat "$LOGS/host-solutions.log"; } >> "$log"
+		fail "$t" "$log"
 	fi
 }
 

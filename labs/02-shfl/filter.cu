@@ -39,6 +39,6 @@ void filter(const float *in, size_t n, float thr, float *out, int *count,
 {
 	(void)in, (void)n, (void)thr, (void)out, (void)count, (void)work;
 
-	/* ---- your launch: about 8 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 8 lines; then delete the line below ---- */
 	WB_TODO("write filter's kernel and launch it");
 }

@@ -73,7 +73,7 @@ void lockstep_matvec(const float *a, const float *x, float *y, size_t rows,
 		a, x, y, rows, cols);
 	CUDA_CHECK_LAUNCH();
 
-	/* ---- fix the kernel above; then delete the WB_TODO ---- */
+	/* ---- fix the kernel above; then delete the line below ---- */
 	WB_TODO("make lockstep_kernel correct on Volta and later (it is graded "
 		"under racecheck and synccheck)");
 }

@@ -37,6 +37,6 @@ void neighbors(int *out, unsigned int bx, unsigned int by, unsigned int bz)
 {
 	(void)out, (void)bx, (void)by, (void)bz;
 
-	/* ---- your launch: 2 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: 2 lines; then delete the line below ---- */
 	WB_TODO("write neighbors' kernel and launch one block of bx x by x bz");
 }

@@ -32,6 +32,6 @@ void segment_scan(const float *in, size_t n, float *out)
 {
 	(void)in, (void)n, (void)out;
 
-	/* ---- your launch: about 6 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 6 lines; then delete the line below ---- */
 	WB_TODO("write segment_scan's kernel and launch it");
 }

@@ -33,6 +33,6 @@ void reduce_argmax(const float *in, size_t n, long long *out, void *work)
 {
 	(void)in, (void)n, (void)out, (void)work;
 
-	/* ---- your launch: about 8 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 8 lines; then delete the line below ---- */
 	WB_TODO("write reduce_argmax's kernels and launch them");
 }

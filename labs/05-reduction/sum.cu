@@ -35,6 +35,6 @@ void reduce_sum(const float *in, size_t n, float *out, void *work)
 {
 	(void)in, (void)n, (void)out, (void)work;
 
-	/* ---- your launch: about 5 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 5 lines; then delete the line below ---- */
 	WB_TODO("write reduce_sum's kernel and launch it");
 }

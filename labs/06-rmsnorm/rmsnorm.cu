@@ -34,6 +34,6 @@ void rmsnorm(const float *x, const float *w, float *y, size_t rows,
 {
 	(void)x, (void)w, (void)y, (void)rows, (void)hidden, (void)eps;
 
-	/* ---- your launch: about 10 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 10 lines; then delete the line below ---- */
 	WB_TODO("write rmsnorm's kernels and launch them");
 }

@@ -32,6 +32,6 @@ void rmsnorm_bf16(const bf16_bits *x, const bf16_bits *w, bf16_bits *y,
 {
 	(void)x, (void)w, (void)y, (void)rows, (void)hidden, (void)eps;
 
-	/* ---- your launch: about 10 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 10 lines; then delete the line below ---- */
 	WB_TODO("write rmsnorm_bf16's kernels and launch them");
 }

@@ -55,6 +55,6 @@ void attention(const bf16_bits *q, const bf16_bits *k, const bf16_bits *v,
 	(void)heads, (void)seq, (void)dim, (void)causal;
 
 	/* ---- your launch: about 15 lines (a kernel per head size, the
-	 * shared memory opt-in over 48 KiB); then delete the WB_TODO ---- */
+	 * shared memory opt-in over 48 KiB); then delete the line below ---- */
 	WB_TODO("write the fused attention kernel and launch it");
 }

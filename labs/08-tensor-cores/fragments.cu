@@ -36,6 +36,6 @@ void fragments(const bf16_bits *a, const bf16_bits *b, float *c, size_t tiles)
 {
 	(void)a, (void)b, (void)c, (void)tiles;
 
-	/* ---- your launch: about 4 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 4 lines; then delete the line below ---- */
 	WB_TODO("write the fragments kernel (ldmatrix, mma.sync) and launch it");
 }

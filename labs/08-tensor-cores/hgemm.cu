@@ -48,6 +48,6 @@ void hgemm(const bf16_bits *a, const bf16_bits *b, float *c, size_t m,
 {
 	(void)a, (void)b, (void)c, (void)m, (void)k, (void)n;
 
-	/* ---- your launch: about 10 lines; then delete the WB_TODO ---- */
+	/* ---- your launch: about 10 lines; then delete the line below ---- */
 	WB_TODO("write hgemm's tensor-core kernel and launch it");
 }

@@ -126,7 +126,7 @@ report_history() {
 	root="$REPORT_DIR/root"
 	rm -rf "$root"
 	mkdir -p "$root"
-	if $MAKE --no-print-directory history SRC="$root" > "$REPORT_DIR/history-none.log" 2>&1 ||
+	if ! $MAKE --no-print-directory history SRC="$root" > "$REPORT_DIR/history-none.log" 2>&1 ||
 	   ! grep -q 'no graded attempts yet' "$REPORT_DIR/history-none.log"; then
 		fail "report/history (an empty root)" "$REPORT_DIR/history-none.log"
 		return

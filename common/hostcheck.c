@@ -1,28 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * host-grade.c - one of a lab's host exercises (sectors, roofline,
- * passes: plain host C) graded on the CPU alone, with no GPU: the lab's
- * own setup(), run() and check() at every size of its table, against a
- * submission's file. make test's handout section builds it twice, from
- * the student handout (no answers.c: the worked cases and properties
- * judge) and from the instructor's copy (answers.c: the rule judges),
- * and expects the same verdicts of the solutions and the broken cases.
+ * hostcheck.c - a lab's host exercise (sectors, roofline, passes: plain
+ * host C, lab.mk's HOST_EXERCISES) graded on the CPU alone, with no GPU
+ * and no CUDA driver: the lab's own setup(), run() and check() at every
+ * size of its table, against a submission's file. make check builds one
+ * for each such exercise it checks (<runner>.host), and the grader runs
+ * it in build-only mode, where the real runner cannot run (it needs the
+ * driver). In the student handout, which has no answer key (lab.mk's
+ * ANSWERS), lab.c judges by the worked cases and the properties; in the
+ * instructor's copy the key is linked, and the rule judges.
  *
- *   host-grade EXERCISE [SEED]
+ *   <runner>.host EXERCISE [SEED]
  *
  * Prints check()'s messages, each after the size it failed at, then
  * "EXERCISE PASS", "EXERCISE WRONG" or "EXERCISE SKELETON". Exit status:
  * 0 PASS, 1 WRONG, 3 SKELETON, 2 it could not be graded (no such
  * exercise, a setup() or CUDA call failed, the entry point is missing).
  *
- * Link it with the lab's lab.c object weakened (objcopy --weaken), so
- * that what the lab's other exercises need of the harness and the GPU
- * stays NULL, with common/rng.c, the submission's object, and the lab's
- * answers.c object where the copy has one. This file defines the harness
- * and CUDA calls the host exercises' hooks make, with host memory for
- * device memory. What the real runner adds (a process of its own,
- * poison, the lockdown, time limits) is not here: a verdict here is
- * about the checks alone.
+ * It links the lab's lab.c object weakened (objcopy --weaken), so that
+ * what the lab's other exercises need of the harness and the GPU stays
+ * NULL, with common/rng.c, the submission's file compiled by the host
+ * compiler, and the lab's answer key where the copy has one. This file
+ * defines the harness and CUDA calls the host exercises' hooks make, with
+ * host memory for device memory: nothing here loads the CUDA runtime or
+ * the driver. What the real runner adds (poison, the lockdown) is not
+ * here: a verdict here is about the checks alone, and make grade on a
+ * GPU gives the one that counts.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,7 +45,7 @@ static void *buffer(struct wb_ctx *c, const char *name, size_t bytes,
 	struct wb_buf *b;
 
 	if (c->nbuf == WB_MAX_BUFS) {
-		fprintf(stderr, "host-grade: more than %d buffers\n",
+		fprintf(stderr, "hostcheck: more than %d buffers\n",
 			WB_MAX_BUFS);
 		exit(2);
 	}
@@ -53,7 +56,7 @@ static void *buffer(struct wb_ctx *c, const char *name, size_t bytes,
 	b->bytes = bytes;
 	b->host = calloc(1, bytes ? bytes : 1);
 	if (!b->host) {
-		fprintf(stderr, "host-grade: out of memory\n");
+		fprintf(stderr, "hostcheck: out of memory\n");
 		exit(2);
 	}
 	b->dev = b->host;
@@ -112,7 +115,7 @@ void wb_fail(struct wb_ctx *c, const char *fmt, ...)
 void wb_cuda_fatal(cudaError_t err, const char *call, const char *file,
 		   int line)
 {
-	fprintf(stderr, "host-grade: %s failed (%d) at %s:%d\n", call,
+	fprintf(stderr, "hostcheck: %s failed (%d) at %s:%d\n", call,
 		(int)err, file, line);
 	exit(2);
 }
@@ -176,13 +179,13 @@ static int grade_size(const struct wb_exercise *ex, const struct wb_size *s,
 	size_label = s->label;
 	wb_rng_seed(&c.rng, wb_seed_mix(seed, s->label));
 	if (ex->setup(&c)) {
-		fprintf(stderr, "host-grade: %s: setup() failed at %s\n",
+		fprintf(stderr, "hostcheck: %s: setup() failed at %s\n",
 			ex->name, s->label);
 		exit(2);
 	}
 	rc = ex->run(&c, WB_STUDENT);
 	if (rc) {
-		fprintf(stderr, "host-grade: %s: run() returned %d at %s%s\n",
+		fprintf(stderr, "hostcheck: %s: run() returned %d at %s%s\n",
 			ex->name, rc, s->label,
 			rc == WB_MISSING ? " (no entry point)" : "");
 		exit(2);
@@ -206,7 +209,7 @@ int main(int argc, char **argv)
 		if (!strcmp(wb_lab.exercises[i].name, argv[1]))
 			ex = &wb_lab.exercises[i];
 	if (!ex) {
-		fprintf(stderr, "host-grade: no exercise %s in %s\n", argv[1],
+		fprintf(stderr, "hostcheck: no exercise %s in %s\n", argv[1],
 			wb_lab.name);
 		return 2;
 	}
