@@ -122,16 +122,18 @@ EOF
 
 # make grade LAUNCH="srun ...": the grading runs as a Slurm job step, and
 # what it prints comes back here. This node has no GPU, so what comes back
-# is the one no-GPU line, with make grade's failing status; the step says
-# which job it ran in, so the line is known to have come through srun.
+# is the no-GPU line first, then make check's table, with status 0 (the
+# skeletons are nothing wrong); the step says which job it ran in, so the
+# lines are known to have come through srun.
 sl_launch() {
-	sl_t="slurm/make grade LAUNCH=\"srun ...\" grades on the Slurm node and prints here (no GPU there: its one line comes back)"
+	sl_t="slurm/make grade LAUNCH=\"srun ...\" grades on the Slurm node and prints here (no GPU there: its no-GPU line and make check's table come back)"
 	sl_log=$LOGS/slurm-launch.log
 	SLURM_CONF=$sl_dir/slurm.conf $MAKE --no-print-directory grade \
 		LAUNCH="srun -N1 -n1 -t 5 sh tests/slurm/in-job.sh" > "$sl_log" 2>&1
 	sl_rc=$?
-	if [ $sl_rc -ne 0 ] && grep -q '^in Slurm job [0-9]' "$sl_log" &&
-	   [ "$(grep -c '^no CUDA GPU found: ' "$sl_log")" -eq 1 ]; then
+	if [ $sl_rc -eq 0 ] && grep -q '^in Slurm job [0-9]' "$sl_log" &&
+	   [ "$(grep -c '^No CUDA GPU here' "$sl_log")" -eq 1 ] &&
+	   grep -q '^01-warps/thread_map  *SKELETON' "$sl_log"; then
 		pass "$sl_t"
 	else
 		echo "status $sl_rc" >> "$sl_log"
