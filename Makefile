@@ -124,7 +124,7 @@ CUDA_INC  := -I$(CUDA_HOME)/include -Icommon
 NVFLAGS   ?= -O3 -lineinfo
 NVFLAGS   += $(ARCH) -std=c++17 -Icommon -Xcompiler -Wall -MMD -MP
 LDLIBS    := -lm -ldl -lpthread
-# The PTX that technique checks read (grader/inspect.sh): one architecture.
+# The PTX that technique checks read (grader/inspect/inspect.sh): one architecture.
 INSPECT_PTXFLAGS := -O3 -lineinfo -arch=compute_$(SM_LOW) -std=c++17 -Icommon
 # A submission's compiles (grader/build.sh): no -Icommon (its include path
 # is the lab's staged headers alone), and CUB's NVTX annotations compiled
@@ -176,17 +176,18 @@ HARNESS   := $(patsubst %,$(B)/common/%.o,$(basename $(HARNESS_SRCS)))
 # never launched (wb_wgmma_usable()).
 ARCH_90A  := $(if $(filter 90,$(SM_LIST)),-gencode arch=compute_90a$(comma)code=sm_90a)
 DEVINFO   := $(B)/devinfo
-GRADER_SRCS := main.c proc.c record.c score.c report.c sanitize.c course.c formats.c calibrate.c ncu.c inspect.c plausible.c gpustate.c
-GRADER_SRCS += symname.c allowlist.c symbols.c technique.c audit.c reference.c resources.c
-GRADER_SRCS += metrics.c ncu_csv.c profile_derive.c profile_render.c
-# report.html, report.run and the attempts' history (make report, history).
-GRADER_SRCS += runfile.c history.c html.c chart.c html_text.c
-# The per-GPU lock, which make batch links too.
-GRADER_SRCS += gpulock.c
+# The grader's rooms (grader/grade.h lists their floors): the base at the
+# top (the run's model, records, processes, the GPU lock), then one folder
+# per layer.
+GRADER_ROOMS := inspect run score report profile cmd
+GRADER_SRCS := main.c proc.c record.c settle.c labfind.c gpulock.c html_text.c
+GRADER_SRCS += $(patsubst grader/%,%,$(foreach r,$(GRADER_ROOMS),$(filter-out %/render.c,$(wildcard grader/$(r)/*.c))))
+GRADER_INC  := -Igrader $(addprefix -Igrader/,$(GRADER_ROOMS))
 # The driver scores from a record's rounds with the runner's statistics.
 GRADER_OBJS := $(patsubst %.c,$(BUILD)/host/grader/%.o,$(GRADER_SRCS)) \
                $(BUILD)/host/common/verdict.o $(BUILD)/host/common/scale.o \
                $(BUILD)/host/common/stats.o
+$(BUILD)/host/grader/%.o: CFLAGS += $(GRADER_INC)
 GRADER    := $(BUILD)/host/grader/grader
 
 # Where a submission's builds go: one folder per SRC search path.
@@ -246,7 +247,7 @@ endef
 # lab_arch(lab, min_sm): a lab whose lab.mk sets LAB_MIN_SM (lab 08: bf16
 # mma.sync and cp.async need sm_80) is built for that architecture where SM
 # is older, so that its code is compiled and its PTX inspected as it is
-# (the driver never runs it on an older GPU: grader/main.c, too_old()).
+# (the driver never runs it on an older GPU: grader/run/trip.c's gpu stage).
 # The variables are private: the harness's objects, prerequisites of the
 # same runners, keep SM's architecture.
 lab_too_old = $(if $(2),$(shell [ "$(SM_LOW)" -lt "$(2)" ] 2>/dev/null && echo y))
@@ -277,7 +278,7 @@ $(T)/$(1)/$(2).src: FORCE
 	@echo '$(call student_src,$(1),$(2))' | cmp -s - $$@ || echo '$(call student_src,$(1),$(2))' > $$@
 
 $(T)/$(1)/$(2): $(T)/$(1)/$(2).src $(call student_src,$(1),$(2)) $$($(1)_OBJS) $(HARNESS) \
-		grader/build.sh grader/inspect.sh $(B)/include/$(1)/.staged
+		grader/build.sh grader/inspect/inspect.sh $(B)/include/$(1)/.staged
 	@mkdir -p $$(@D); rm -f $$@
 	@if [ -z "$(call student_src,$(1),$(2))" ]; then \
 		echo "no $(1)/$(2).cu in SRC=$(SRC)" > $$@.log; \
@@ -561,7 +562,7 @@ doctor:
 # all.tsv (SOURCE= picks its rows) and writes HTML= (default: beside it);
 # SOLUTIONS= a grade-solutions' report.run adds the solutions' points.
 RENDER    := $(BUILD)/host/grader/render
-RENDER_OBJS := $(BUILD)/host/grader/render.o \
+RENDER_OBJS := $(BUILD)/host/grader/report/render.o \
                $(filter-out $(BUILD)/host/grader/main.o,$(GRADER_OBJS))
 RESULTS   ?=
 REPORT_HTML = $(if $(filter command line,$(origin HTML)),$(HTML),$(dir $(RESULTS))report.html)
@@ -670,7 +671,7 @@ UNIT_LIB   := $(filter-out $(BUILD)/host/grader/main.o,$(GRADER_OBJS)) \
 
 $(BUILD)/host/tests/%: tests/unit/%.c $(UNIT_LIB) | test-deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) -Igrader -Icommon \
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) $(GRADER_INC) -Icommon \
 		-o $@ $< $(UNIT_LIB) $(shell pkg-config --libs $(TEST_DEPS) 2>/dev/null) $(LDLIBS)
 
 # The lockdown test starts threads (glibc before 2.34 needs -pthread).
@@ -689,12 +690,12 @@ $(BUILD)/host/tests/fake_child: tests/unit/fake_child.c
 # The batch's tests link the batch's objects too.
 $(BUILD)/host/tests/test_batch_classpage: tests/unit/test_batch_classpage.c $(UNIT_LIB) $(BATCH_LIB) | test-deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) -Igrader -Icommon -Itools/batch \
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) $(GRADER_INC) -Icommon -Itools/batch \
 		-o $@ $< $(BATCH_LIB) $(UNIT_LIB) $(shell pkg-config --libs $(TEST_DEPS) 2>/dev/null) $(LDLIBS)
 
 $(BUILD)/host/tests/test_batch: tests/unit/test_batch.c $(UNIT_LIB) $(BATCH_LIB) | test-deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) -Igrader -Icommon -Itools/batch \
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags $(TEST_DEPS) 2>/dev/null) $(GRADER_INC) -Icommon -Itools/batch \
 		-o $@ $< $(BATCH_LIB) $(UNIT_LIB) $(shell pkg-config --libs $(TEST_DEPS) 2>/dev/null) $(LDLIBS)
 
 test-unit: test-deps $(UNIT_TESTS) $(BUILD)/host/tests/fake_child

@@ -196,7 +196,7 @@ int main(int argc, char **argv)
 	measure(&r);
 	launch_cost(&r.launch_us, &r.launch_sync_us);
 	/* The CUDA cores' fp32 peak at the highest SM clock: the ceiling of
-	 * FLOP/s where NVML gives no clock (grader/plausible.c). */
+	 * FLOP/s where NVML gives no clock (grader/score/plausible.c). */
 	fp32 = 2.0 * p.multiProcessorCount * fp32_lanes(p.major, p.minor) *
 	       clock_khz * 1e3 / 1e12;
 	if (probe) {

@@ -111,7 +111,7 @@ enum wb_impl {
 
 /*
  * A technique rule, checked on the student's own compiled file, not on
- * timings (grader/inspect.c; docs/grading.md, "Technique checks"): the
+ * timings (grader/inspect/inspect.c; docs/grading.md, "Technique checks"): the
  * file must (or must not) contain one of the alternatives of `pattern`,
  * substrings separated by '|', in its PTX (nvcc -ptx), its symbol table
  * (nm: names it defines and calls) or its SASS (cuobjdump, where

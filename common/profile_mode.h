@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * profile_mode.h - the runner's profile mode (runner --mode profile), for
- * the grader's Nsight Compute run (grader/ncu.c). Runner internals: labs
+ * the grader's Nsight Compute run (grader/profile/ncu.c). Runner internals: labs
  * use harness.h, never this.
  */
 #ifndef WB_PROFILE_MODE_H

@@ -33,11 +33,11 @@
  * measured in that round, or the peer's time; 0 when none was measured),
  * each in microseconds; small is 1 for a small shape (knobs.h,
  * WB_LAUNCH_BYTES), else 0; the clocks are the spacer's readings over that
- * shape. The driver scores from these alone (grader/score.c,
+ * shape. The driver scores from these alone (grader/score/score.c,
  * g_measure()): the "time" and "ratio" lines, which the runner computes
  * from the same rounds (geometric means over the shapes), must agree with
  * its recomputation, or the record is a grader error. They stay for the
- * grader's reference (grader/reference.c reads its "time" lines) and for
+ * grader's reference (grader/run/reference.c reads its "time" lines) and for
  * people reading <runner>.result.
  *
  * The driver hands the runner the write end of a pipe (--result-fd): a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rules.c - `runner --rules`: the technique rules of a lab's table, for the
- * grader's driver (grader/technique.c), which checks them on each student's
+ * grader's driver (grader/inspect/technique.c), which checks them on each student's
  * compiled file. One line per rule, fields separated by tabs (patterns and
  * names have none; the two sentences may have spaces):
  *

@@ -26,8 +26,8 @@
 #      can reach the file's code, whatever kind the symbol is (weak,
 #      unique, common, versioned, in a COMDAT group). Only a plain global
 #      function keeps an entry point's name; the driver rejects any other
-#      kind (grader/symbols.c). The object itself is kept for the driver's
-#      checks (grader/inspect.sh reads it).
+#      kind (grader/inspect/symbols.c). The object itself is kept for the driver's
+#      checks (grader/inspect/inspect.sh reads it).
 #
 #   sh grader/build.sh RUNNER SOURCE LAB-OBJECTS... -- HARNESS-OBJECTS...
 #   sh grader/build.sh --stage DIR LAB-FOLDER COMMON-FOLDER HEADERS...
@@ -41,7 +41,7 @@
 # and the inspected PTX's flags, no -I); ARCH (the link's); LDLIBS; INCDIR;
 # ALLOW (folders whose files a compile may open, besides INCDIR and its
 # temporary folder); COMPILE_TIMEOUT; COMPILE_MEM. Writes RUNNER, RUNNER.o,
-# RUNNER.log (what the student reads) and what grader/inspect.sh writes.
+# RUNNER.log (what the student reads) and what grader/inspect/inspect.sh writes.
 # Prints one line: "built SOURCE" or "COMPILE ERROR in SOURCE (see LOG)".
 # Exit status 0 either way: a failed build is the exercise's verdict, not
 # make's (the runner is then missing, and the driver reports it).
@@ -238,7 +238,7 @@ if seal $labobjs >> "$log" 2>&1 &&
 	$labobjs $harness $LDLIBS; then
 	cat "$tmp/link.log" >> "$log"
 	echo "  built    $src"
-	PTX_MADE=$runner.ptx.tmp NVCC="$NVCC" sh grader/inspect.sh "$runner" \
+	PTX_MADE=$runner.ptx.tmp NVCC="$NVCC" sh grader/inspect/inspect.sh "$runner" \
 		"$src" "$PTXFLAGS -I$INCDIR" $labobjs
 else
 	rc=$?

@@ -6,8 +6,39 @@
  * lab's info binary (`info --list`), runs each exercise's runner in a child
  * process and reads the result channel (common/result.h) it leaves.
  *
- * These are the types the driver's files share; the functions that read
- * records and that score are declared in record.h and score.h.
+ * These are the types the driver's files share, and the run's model
+ * (struct g_run, below); the functions that read records and that score
+ * are declared in record.h and score.h.
+ *
+ * The grader's rooms, in floors, lowest first. A file may include headers
+ * of its own floor and those below, never above, and no two files include
+ * each other, by any path (tests/layers.sh checks both; a file's name
+ * without its .c or .h stands for both, wherever in grader/ it is):
+ *
+ * floor 0 = grade settle record proc labfind gpulock html_text;
+ *           the base, grader/ itself: the run's model, the verdict's one
+ *           owner (settle.h), records, child processes, lab discovery,
+ *           the GPU lock and the pages' text (make batch links the last
+ *           four too)
+ * floor 1 = symname inspect allowlist symbols audit technique resources
+ *           score plausible calibrate course
+ *           metrics profile ncu_csv profile_derive profile_render;
+ *           inspect/ (what was built, before it runs), score/ (points,
+ *           ceilings, calibrations, course files) and profile/'s parsing:
+ *           each uses the base alone
+ * floor 2 = report formats html chart render runfile history;
+ *           report/: what a run shows and writes (terminal, files, the
+ *           page, the history)
+ * floor 3 = ncu;
+ *           profile/'s driver: Nsight Compute run and its table printed
+ * floor 4 = gpustate device sanitize reference labs trip;
+ *           run/: the GPU's state and probe, lab discovery, the reference
+ *           and sanitizer runs, and one exercise's trip through them all
+ * floor 5 = cmd cmd_start cmd_probe cmd_course cmd_calibrate cmd_profile
+ *           cmd_grade;
+ *           cmd/: the commands
+ * floor 6 = main;
+ *           the table of commands
  */
 #ifndef GRADER_GRADE_H
 #define GRADER_GRADE_H
@@ -150,6 +181,52 @@ struct g_result {
 	double next_target; /* speedup of the next tier; 0 when none */
 	double at[G_MAX_TIERS]; /* each tier as a speedup on this GPU; 0:
 				 * unknown (no ideal was measured) */
+};
+
+/* ---- the run: the device, the rows, the whole run ---- */
+
+struct g_device {
+	char name[128];
+	int cc;           /* 90 for compute capability 9.0 */
+	int sms;
+	double l2_mb;
+	double mem_gb;
+	char driver[32];
+	double copy_gbps; /* measured this run: the bandwidth reference */
+	double read_gbps, write_gbps; /* the probes, this run (devinfo) */
+	double clock_mhz; /* the highest SM clock, from the device */
+	double dram_gbps; /* the DRAM's peak from NVML (gpustate.c); 0: unknown */
+	double fp32_tflops; /* the CUDA cores' fp32 peak: NVML's clock, else
+			     * the device's own (devinfo); 0: unknown */
+	double launch_us;   /* an empty kernel queued behind others, this run
+			     * (devinfo); 0: unknown */
+	double launch_sync_us; /* one launched and waited for on the host */
+};
+
+struct g_row {
+	struct g_spec spec;
+	struct g_result res;
+	int course_changed;      /* the course settings changed this spec */
+	char history[512];       /* its attempts' history file (history.h), or "" */
+	char hash[20];           /* its source file's hash, or "" */
+};
+
+enum g_mode { G_GRADE, G_BENCH, G_BUILD_ONLY };
+
+struct g_run {
+	const char *source;      /* what was graded: "labs", "solutions" */
+	unsigned long long seed;
+	enum g_mode mode;
+	struct g_device dev;
+	struct g_row *rows;
+	int nrows;
+	const char *course;      /* course settings file (grader/score/course.h), or NULL */
+	int calibration;         /* ... found by itself: this GPU model's
+				  * calibration (make calibrate) */
+	const char *course_name; /* its "course = ..." line, or NULL */
+	const char *course_changes; /* what it changed, a line each; NULL: nothing */
+	char condition[1024];    /* the GPU at the start and end, and warnings
+				  * (gpustate.c); lines, or empty */
 };
 
 #endif /* GRADER_GRADE_H */

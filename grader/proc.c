@@ -437,3 +437,32 @@ char *file_tail(const char *path, size_t max)
 	memmove(buf, start, strlen(start) + 1);
 	return buf;
 }
+
+/* Is dir/name an executable file? Then it is copied to buf. */
+static int try_path(const char *dir, size_t len, const char *name, char *buf,
+		    size_t n)
+{
+	struct stat st;
+
+	if (!len)
+		return 0;
+	snprintf(buf, n, "%.*s/%s", (int)len, dir, name);
+	return !stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK);
+}
+
+const char *g_tool_locate(const char *name, const char *cuda_home,
+			  const char *path_env, char *buf, size_t n)
+{
+	if (cuda_home && *cuda_home) {
+		char bin[1024];
+
+		snprintf(bin, sizeof(bin), "%s/bin", cuda_home);
+		if (try_path(bin, strlen(bin), name, buf, n))
+			return buf;
+	}
+	for (const char *p = path_env; p && *p; p += strcspn(p, ":"),
+	     p += *p == ':')
+		if (try_path(p, strcspn(p, ":"), name, buf, n))
+			return buf;
+	return NULL;
+}

@@ -70,4 +70,9 @@ char *read_file(const char *path, size_t max);
 /* The last max bytes of a file, at a line start where possible. */
 char *file_tail(const char *path, size_t max);
 
+/* Where the toolkit's program name is: <cuda_home>/bin, then every folder
+ * of path_env, as san_locate() without a given path. */
+const char *g_tool_locate(const char *name, const char *cuda_home,
+			  const char *path_env, char *buf, size_t n);
+
 #endif /* GRADER_PROC_H */

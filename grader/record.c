@@ -7,6 +7,7 @@
  * claims is score.c's to judge (g_measure()).
  */
 #include "record.h"
+#include "settle.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -414,7 +415,7 @@ static void record_line(char *l, void *arg)
 		if (i < 0)
 			r->garbled = 1;
 		else
-			r->verdict = (enum wb_verdict)i;
+			g_settle(r, (enum wb_verdict)i);
 	} else if (strcmp(key, "detail") == 0) {
 		g_detail(r, "%s", l + off);
 	} else if (strcmp(key, "size") == 0 &&
@@ -467,7 +468,7 @@ void g_parse_record_samples(const char *text, struct g_result *r,
 	struct record_state st = { r, smp };
 	char *copy = strdup(text ? text : "");
 
-	r->verdict = WB_V_ERROR;
+	g_settle(r, WB_V_ERROR);
 	if (smp)
 		memset(smp, 0, sizeof(*smp));
 	if (!copy)

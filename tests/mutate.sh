@@ -62,35 +62,35 @@ why:  the tolerance scales with the student's value, not the reference's
 run:  unit:test_check,test_lab_check
 
 name: share-cap-moved
-file: grader/score.c
+file: grader/score/score.c
 find: if (s->tier_unit == G_TIERS_SHARE && t->x > 1.5) {
 put:  if (s->tier_unit == G_TIERS_SHARE && t->x > 1.65) {
 why:  the tiers' share cap moved 10% (a course's 160% typo is accepted)
 run:  unit:test_score,test_course
 
 name: a100-tensor-row
-file: grader/plausible.c
+file: grader/score/plausible.c
 find: if (cc == 80)
 put:  if (cc == -80)
 why:  the A100 row of the tensor FLOP/s ceiling deleted (an honest hgemm there is SUSPICIOUS)
 run:  unit:test_plausible
 
 name: inspect-stale-files
-file: grader/inspect.c
+file: grader/inspect/inspect.c
 find: if (stat(path, &st) || st.st_mtime < since)
 put:  if (stat(path, &st))
 why:  inspection files left from an older build are read
 run:  unit:test_inspect
 
 name: ptsz-not-stripped
-file: grader/allowlist.c
+file: grader/inspect/allowlist.c
 find: cuda[len - 5] = '\0';
 put:  (void)0;
 why:  the _ptsz suffix kept: cudaLaunchHostFunc_ptsz gets past the rejected calls
 run:  unit:test_inspect
 
 name: classroom-built-fails
-file: grader/formats.c
+file: grader/report/formats.c
 find: if (v == WB_V_PASS || v == WB_V_BUILT)
 put:  if (v == WB_V_PASS)
 why:  BUILT (make check) is a failure in classroom.json
@@ -153,7 +153,7 @@ why:  sampling may stop before the least number of rounds
 run:  unit:test_stats
 
 name: points-for-non-pass
-file: grader/score.c
+file: grader/score/score.c
 find: if (r->verdict != WB_V_PASS)
 put:  if (r->verdict == WB_V_ERROR)
 why:  correctness no longer gates the points: WRONG earns them
@@ -188,35 +188,35 @@ why:  a record's "verdict PASS" is not read
 run:  unit:test_record,test_score
 
 name: weak-object-refs
-file: grader/symbols.c
+file: grader/inspect/symbols.c
 find: if (s->type == 'U' || s->type == 'w' || s->type == 'v')
 put:  if (s->type == 'U' || s->type == 'w')
 why:  a weak reference to data (nm's v) is never judged
 run:  unit:test_inspect
 
 name: ctor-refs-text
-file: grader/symbols.c
+file: grader/inspect/symbols.c
 find: ok = (*w == '.' && strncmp(w, ".text", 5)) ||
 put:  ok = (*w == '.') ||
 why:  an iostream constructor that calls the file's own code (.text) is let through
 run:  unit:test_inspect
 
 name: libm-any-suffix
-file: grader/allowlist.c
+file: grader/inspect/allowlist.c
 find: return symname_listed(base, libm, COUNT(libm));
 put:  return 1;
 why:  any unlisted name ending in f or l passes as a math function
 run:  unit:test_inspect
 
 name: classroom-error-overridden
-file: grader/formats.c
+file: grader/report/formats.c
 find: return s;
 put:  worst = s;
 why:  a grader error in classroom.json is hidden by a later failure
 run:  unit:test_formats
 
 name: junit-crash-a-failure
-file: grader/formats.c
+file: grader/report/formats.c
 find: return v == WB_V_COMPILE_ERROR || v == WB_V_CRASH || v == WB_V_ERROR;
 put:  return v == WB_V_COMPILE_ERROR || v == WB_V_ERROR;
 why:  a CRASH is a JUnit failure, not an error

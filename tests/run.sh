@@ -550,6 +550,23 @@ build_layers() {
 	else
 		fail "build/common/ keeps its floors (tests/layers.sh)" "$LOGS/layers.log"
 	fi
+	# The verdict's one owner (grader/settle.c), and the check is real: a
+	# copy of grader/ with one verdict assigned elsewhere fails it.
+	t="build/the verdict has one owner, grader/settle.c (tests/verdict-owner.sh)"
+	if sh tests/verdict-owner.sh > "$LOGS/verdict-owner.log" 2>&1; then
+		pass "$t"
+	else
+		fail "$t" "$LOGS/verdict-owner.log"
+	fi
+	vo=$LOGS/verdict-owner-planted
+	rm -rf "$vo" && mkdir -p "$vo" && cp -R grader "$vo/" &&
+		printf 'void f(struct g_result *r) { r->verdict = WB_V_PASS; }\n' \
+			>> "$vo/grader/score/score.c"
+	if sh tests/verdict-owner.sh "$vo/grader" > "$vo.log" 2>&1; then
+		fail "build/tests/verdict-owner.sh fails a verdict assigned in score.c" "$vo.log"
+	else
+		pass "build/tests/verdict-owner.sh fails a verdict assigned in score.c"
+	fi
 }
 
 # With no GPU, make grade says so first, before anything is built, then

@@ -7,7 +7,7 @@
 #
 #   1. tests/gpu/calibrate.sh grades solutions/ RUNS times and every ladder
 #      step once, into OUT/all.tsv, and prints its table;
-#   2. the grader proposes tiers from all.tsv (grader/calibrate.c) and the
+#   2. the grader proposes tiers from all.tsv (grader/score/calibrate.c) and the
 #      proposal is written to OUT/course.conf, whole or not at all, and
 #      installed as calibrations/<model>.conf.
 #
@@ -44,7 +44,7 @@ if [ "$rc" -gt 1 ]; then
 fi
 mv "$OUT/course.conf.tmp" "$OUT/course.conf"
 # The calibration of this GPU model: make grade finds it by itself on a GPU
-# of the same name (grader/main.c), unless COURSE= is given.
+# of the same name (grader/cmd/cmd_start.c), unless COURSE= is given.
 slug=$(printf '%s' "${gpu:-unknown}" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9][^a-z0-9]*/-/g; s/^-//; s/-$//')
 mkdir -p calibrations
 cp "$OUT/course.conf" "calibrations/$slug.conf"

@@ -18,7 +18,7 @@
  * With it, every answer is checked against the rule, and so are the
  * worked cases (tools/worked-cases.sh writes them from this file).
  * Weak data, not a weak reference: the grader takes a lab object's
- * weak references for the exercises' entry points (grader/inspect.sh),
+ * weak references for the exercises' entry points (grader/inspect/inspect.sh),
  * which a submission may define.
  */
 #include "tiling.h"

@@ -1339,7 +1339,7 @@ static double diag_value(const struct diag_report *r, enum diag_metric m)
 
 /*
  * The lab's model (README, section 12), which make profile's hints apply
- * too (grader/profile_derive.c, the same thresholds). The bound is ncu's
+ * too (grader/profile/profile_derive.c, the same thresholds). The bound is ncu's
  * speed-of-light rule: 60% of the memory's or the SMs' peak, the larger
  * deciding; under both, latency. The fix is the first of these that the
  * report shows, in the order that one blocks the next: an idle GPU

@@ -816,7 +816,7 @@ static const struct wb_exercise exercises[] = {
 		/* bf16 mma.sync, ldmatrix and cp.async: sm_80 on. */
 		.min_cc = 80,
 		/* Its FLOPs run on tensor cores: the SUSPICIOUS ceiling is
-		 * their peak (grader/plausible.c). */
+		 * their peak (grader/score/plausible.c). */
 		.tensor_flops = 1,
 		/* make profile: the tiles' bank conflicts (ldmatrix on
 		 * unswizzled rows), the stalls of a pipeline that waits on

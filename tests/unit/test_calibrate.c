@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_calibrate.c - grader/calibrate.c: reading a calibration table
+ * test_calibrate.c - grader/score/calibrate.c: reading a calibration table
  * (all.tsv: the source, then results.tsv's columns) and proposing tiers as
  * shares of the speed of light. The solution clears the top tier with
  * margin on every run, the naive stays below the first, tiers rise and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_course.c - grader/course.c: the per-course settings file. Parsing
+ * test_course.c - grader/score/course.c: the per-course settings file. Parsing
  * and its error messages (file:line: why), names checked against lab.mk,
  * how overrides apply (later lines win, stars, short lab names, new tiers
  * bringing their points and their unit: fixed speedups with "tiers",
@@ -15,6 +15,7 @@
 #include "course.h"
 #include "grade.h"
 #include "record.h"
+#include "formats.h"
 #include "report.h"
 
 static struct course course;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_formats.c - grader/formats.c: GitHub Classroom JSON (checked with
+ * test_formats.c - grader/report/formats.c: GitHub Classroom JSON (checked with
  * jansson against the fields the Classroom reporter reads: version,
  * status, max_score, tests[].name/status/score/message) and JUnit XML
  * (counts, failure versus error, escaping, and that no byte XML 1.0

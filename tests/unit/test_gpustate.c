@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_gpustate.c - grader/gpustate.c without a GPU: NVML absent gives one
+ * test_gpustate.c - grader/run/gpustate.c without a GPU: NVML absent gives one
  * plain line and no failure; the peaks from NVML's figures; how a snapshot
  * reads; which conditions warn; the per-GPU lock keeps a second grader
  * out and says who holds it, and make batch's side of it (gpulock.h) is

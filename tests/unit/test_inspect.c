@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_inspect.c - grader/inspect.c: the symbol checks (the kind of a
+ * test_inspect.c - grader/inspect/inspect.c: the symbol checks (the kind of a
  * student's entry points and indirect functions, the allowlist of what it
  * may call, its static constructors, system calls made by instruction), the audit line, and the
  * technique rules (parsing `info --rules`, matching patterns in PTX and
@@ -15,7 +15,7 @@
  *        -gencode arch=compute_75,code=compute_75 -std=c++17 \
  *        -Ibuild/sm75/include/05-reduction -c inspect-clean.cu \
  *        -o inspect-clean.o
- *   NVCC=nvcc sh grader/inspect.sh inspect-clean inspect-clean.cu \
+ *   NVCC=nvcc sh grader/inspect/inspect.sh inspect-clean inspect-clean.cu \
  *        "-O3 -lineinfo -arch=compute_75 -std=c++17 -DNVTX_DISABLE \
  *        -Ibuild/sm75/include/05-reduction" \
  *        build/sm75/lab/05-reduction/lab.c.o \

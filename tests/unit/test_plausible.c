@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_plausible.c - grader/plausible.c: SUSPICIOUS scoring. A passing
+ * test_plausible.c - grader/score/plausible.c: SUSPICIOUS scoring. A passing
  * result faster than a ceiling (bandwidth, fp32 FLOP/s, or its share of
  * its ideal: the speed of light measured in the same rounds, the
  * instruction-bound ideal, what the GPU allows a peer's exercise) earns

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_profile.c - the profiler's files (grader/profile.h lists them):
+ * test_profile.c - the profiler's files (grader/profile/profile.h lists them):
  * reading Nsight Compute's raw CSV (quotes, commas in names and numbers,
  * the units row, "n/a", several kernels, the program's output mixed in),
  * its refusals (counters not permitted, unknown metrics), combining a
@@ -640,7 +640,7 @@ static void recorded_tables(void **state)
  * Labs 01-04 as make profile shows them (the recorded groups are what each
  * lab declares): the naive gets the hints of its lab's lesson, the
  * solution none. These recordings set the thresholds that separate them
- * (grader/profile_derive.c says which number decided which).
+ * (grader/profile/profile_derive.c says which number decided which).
  */
 static void lab_lessons(void **state)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_reference.c - grader/reference.c's decisions that need no GPU: the
+ * test_reference.c - grader/run/reference.c's decisions that need no GPU: the
  * peer's time a student's run is scored against (its first quartile, so
  * that cuBLAS's slow mode in the reference's median does not lift every
  * share), and the check that the naive and the speed of light were not

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_report.c - grader/report.c, and grader/formats.c's first two
+ * test_report.c - grader/report/report.c, and grader/report/formats.c's first two
  * writers: the Gradescope results.json (checked with jansson against the
  * fields Gradescope reads), the TSV for scripts (results.tsv's first 16
  * columns, then the speed of light's), the human table (80 columns,
@@ -16,6 +16,7 @@
 #include "grade.h"
 #include "record.h"
 
+#include "formats.h"
 #include "report.h"
 #include "score.h"
 #include <jansson.h>

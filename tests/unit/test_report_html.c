@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_report_html.c - report.html and what it is drawn from: report.run
- * written and read back field for field (grader/runfile.c), results.tsv
+ * written and read back field for field (grader/report/runfile.c), results.tsv
  * and a recorded calibration's all.tsv read back, files that are not
  * either refused; the history appended in one write per file and never
- * rewritten, parsed, tabled in 80 columns (grader/history.c); and the page
+ * rewritten, parsed, tabled in 80 columns (grader/report/history.c); and the page
  * itself, where no text a submission controls can become markup
- * (grader/html.c, grader/chart.c).
+ * (grader/report/html.c, grader/report/chart.c).
  */
 #include "unit.h"
 

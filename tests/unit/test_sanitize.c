@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_sanitize.c - grader/sanitize.c: condensing compute-sanitizer's
+ * test_sanitize.c - grader/run/sanitize.c: condensing compute-sanitizer's
  * output to the first report's own lines, for memcheck, racecheck and
  * synccheck reports in the tool's documented layout, with the program's
  * own output mixed in.

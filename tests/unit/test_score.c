@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_score.c - grader/score.c: which lab tables are consistent, how a
+ * test_score.c - grader/score/score.c: which lab tables are consistent, how a
  * share of the speed of light (a lab's tiers) or a speedup (a course's)
  * turns into performance points on the scale of common/scale.h (nothing
  * up to 1.05x over the naive, linear from there through the tiers,

@@ -411,7 +411,7 @@ struct bt_conf {
 	enum bt_sandbox_mode sandbox;
 	const char *gpus[BT_MAX_GPUS];
 	int ngpus;
-	char gpu_lock[BT_MAX_GPUS][160]; /* grader/gpustate.c's lock file */
+	char gpu_lock[BT_MAX_GPUS][160]; /* grader/run/gpustate.c's lock file */
 	char gpu_uuid[BT_MAX_GPUS][96];  /* "" when not known */
 	int gpu_minor[BT_MAX_GPUS];      /* its /dev/nvidia<N>; -1 unknown */
 	const char *grader_args[BT_MAX_EXTRA];

@@ -48,7 +48,7 @@
  *       inside: the limits, and without a user namespace the account
  *   COMMAND ...
  *
- * The grader's per-GPU lock (grader/gpustate.c) lands in the scratch
+ * The grader's per-GPU lock (grader/run/gpustate.c) lands in the scratch
  * folder (WB_LOCK_DIR), where it locks nothing: the batch takes that lock
  * itself, outside (sched.c). LD_LIBRARY_PATH is passed on, for driver
  * libraries that live outside the linker's cache.
@@ -240,7 +240,7 @@ static void environment(const struct bt_box *b, struct bt_args *a)
 	env(a, "HOME", b->scratch);
 	bt_fmt(tmpdir, sizeof(tmpdir), "%s/tmp", b->scratch);
 	env(a, "TMPDIR", tmpdir);
-	/* The grader's per-GPU lock (grader/gpustate.c) has no /tmp to go
+	/* The grader's per-GPU lock (grader/run/gpustate.c) has no /tmp to go
 	 * to in here; the batch holds the real one (sched.c). */
 	env(a, "WB_LOCK_DIR", tmpdir);
 	if (getenv("LD_LIBRARY_PATH"))

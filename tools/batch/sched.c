@@ -658,7 +658,7 @@ static void result_line(const struct bt_conf *c, const struct bt_sub *s,
 /* ---- one grading per GPU, machine-wide --------------------------------- */
 
 /*
- * grader/gpustate.c's lock, taken here for the sandboxed grader (whose own
+ * grader/run/gpustate.c's lock, taken here for the sandboxed grader (whose own
  * lands in its scratch folder): so a make grade by someone else on this
  * machine, or another batch, never times on a GPU while we do. Opened as
  * the grader opens it (a sticky /tmp may refuse to create-open another

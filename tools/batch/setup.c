@@ -555,7 +555,7 @@ static void gpu_uuid(struct bt_conf *c, int g, const char *smi)
 }
 
 /*
- * For each GPU: its UUID; the file grader/gpustate.c locks for it, <WB_LOCK_DIR
+ * For each GPU: its UUID; the file grader/run/gpustate.c locks for it, <WB_LOCK_DIR
  * or /tmp>/cuda-workbook-gpu-<UUID>.lock ("cuda<N>" without one); and its
  * /dev/nvidia<N> (from the driver's /proc/driver/nvidia/gpus/<bus>/information),
  * the only GPU node its sandbox gets. Where that cannot be told, every node,

@@ -5,7 +5,7 @@
  * static initialiser, NVTX's weak hooks and cub's EmptyKernel), a kernel
  * and a device function left non-static, a __host__ __device__ helper, a
  * struct with inline members, a static cache. Regenerate its recorded
- * files with: nvcc -c, then sh grader/inspect.sh (see test_inspect.c).
+ * files with: nvcc -c, then sh grader/inspect/inspect.sh (see test_inspect.c).
  */
 #include <cub/cub.cuh>
 

@@ -9,7 +9,7 @@
  * injection variables (CUDA 12's and CUDA 13's) are set.
  *
  * No name earns an exemption: the reference to environ is judged like
- * any other (grader/symbols.c, allowlist.c).
+ * any other (grader/inspect/symbols.c, allowlist.c).
  * Expected verdict: REJECTED (the file is never run).
  */
 #include <string.h>

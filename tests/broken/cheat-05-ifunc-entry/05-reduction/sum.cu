@@ -7,7 +7,7 @@
  * starts. The sum itself is honest.
  *
  * An entry point must be a plain function, and no symbol of a submission
- * may be an indirect function (grader/symbols.c).
+ * may be an indirect function (grader/inspect/symbols.c).
  * Expected verdict: REJECTED (the file is never run).
  */
 #include "reduction.h"

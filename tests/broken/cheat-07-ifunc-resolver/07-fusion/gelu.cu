@@ -8,7 +8,7 @@
  * resolver could do anything a kernel launcher may.)
  *
  * No symbol of a submission may be an indirect function, entry point or
- * not (grader/symbols.c): sealing the object does not stop the loader from
+ * not (grader/inspect/symbols.c): sealing the object does not stop the loader from
  * running a local one.
  * Expected verdict: REJECTED (the file is never run).
  */

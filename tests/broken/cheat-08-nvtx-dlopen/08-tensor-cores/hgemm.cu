@@ -7,7 +7,7 @@
  * file's own kernel is a slow fallback, used when that fails.
  *
  * No name earns an exemption: dlopen and dlsym are judged like any other
- * reference (grader/symbols.c, allowlist.c), and CUB's NVTX code is
+ * reference (grader/inspect/symbols.c, allowlist.c), and CUB's NVTX code is
  * compiled out of every submission (NVTX_DISABLE).
  * Expected verdict: REJECTED (the file is never run).
  */
