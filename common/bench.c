@@ -236,6 +236,15 @@ static void peak_setup(struct rounds *r)
 
 	s->name = "peak";
 	s->is_probe = 1;
+	/* The lab's limit kernel: the lab's own code, on the exercise's
+	 * buffers, as the naive is (series_impl()). */
+	if (ex->ideal == WB_IDEAL_LIMIT) {
+		s->name = "limit";
+		s->is_probe = 0;
+		s->impl = WB_LIMIT;
+		s->on = 1;
+		return;
+	}
 	if (ex->ideal != WB_IDEAL_ROOF || !(r->tr.flops > 0))
 		return;
 	s->probe = s->alt = s->alt2 = WB_PROBE_FMA;
@@ -272,7 +281,7 @@ static void probe_pick(struct rounds *r, struct series *s)
 	enum wb_probe v[3] = { s->probe, s->alt, s->alt2 }, best = v[0];
 	double tb = INFINITY;
 
-	if (!s->on || (v[0] == v[1] && v[1] == v[2]))
+	if (!s->on || !s->is_probe || (v[0] == v[1] && v[1] == v[2]))
 		return;
 	for (int i = 0; i < 3; i++) {
 		double t;
@@ -305,7 +314,7 @@ static double median_of(const double *x, size_t n)
  * The ideal time of kept round k (ms), 0 when it is not known: the memory
  * probe's time for the exercise's bytes (one launch, as one kernel pays);
  * for a roofline, the longer of that and the compute probe's time for its
- * FLOPs.
+ * FLOPs; for a limit kernel, the longer of that and the kernel's time.
  */
 static double ideal_of(const struct rounds *r, size_t k)
 {
@@ -320,6 +329,9 @@ static double ideal_of(const struct rounds *r, size_t k)
 		return other > dram ? other : dram;
 	case WB_IDEAL_ROOF:
 		other = pk->on ? pk->ms[k] * pk->scale : 0;
+		return other > dram ? other : dram;
+	case WB_IDEAL_LIMIT:
+		other = pk->on ? pk->ms[k] : 0;
 		return other > dram ? other : dram;
 	default:
 		return dram;
@@ -639,8 +651,12 @@ static void summarize(const struct rounds *r, struct wb_shape_time *st)
 	if (s[S_MEM].on)
 		st->mem_gbps = (s[S_MEM].rbytes + s[S_MEM].wbytes) /
 			       median_of(s[S_MEM].ms, n) / 1e6;
-	st->peak_probe = s[S_PEAK].on ? (int)s[S_PEAK].probe : -1;
-	if (s[S_PEAK].on)
+	st->peak_probe = s[S_PEAK].on && s[S_PEAK].is_probe ?
+			 (int)s[S_PEAK].probe : -1;
+	st->limit = s[S_PEAK].on && !s[S_PEAK].is_probe;
+	if (st->limit)
+		wb_summarize(s[S_PEAK].ms, n, &st->limit_ms);
+	if (st->peak_probe >= 0)
 		st->peak_tflops = r->tr.flops / s[S_PEAK].scale /
 				  median_of(s[S_PEAK].ms, n) / 1e9;
 	if (!wb_summarize(r->all_mhz, r->n_mhz, &clk)) {

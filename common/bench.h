@@ -54,6 +54,9 @@ struct wb_shape_time {
 	int small;                       /* a small shape (knobs.h,
 					  * WB_LAUNCH_BYTES) */
 	int mem_probe, peak_probe;       /* enum wb_probe; -1: not probed */
+	int limit;                       /* the lab's limit kernel was timed
+					  * (WB_IDEAL_LIMIT): limit_ms */
+	struct wb_summary limit_ms;
 	double mhz_min, mhz_med, mhz_max; /* the spacer's clock readings */
 	int rounds, discarded, extra, resets, verified;
 	int throttled;                   /* too many slow rounds to drop */

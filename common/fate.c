@@ -26,6 +26,7 @@
 
 static const char *const impl_names[WB_IMPL_COUNT] = {
 	[WB_STUDENT] = "student", [WB_NAIVE] = "naive", [WB_PEER] = "peer",
+	[WB_LIMIT] = "limit",
 };
 
 int wb_todo_hit;

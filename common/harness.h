@@ -106,6 +106,8 @@ enum wb_impl {
 	WB_STUDENT, /* the submission (a skeleton, a solution, a test case) */
 	WB_NAIVE,   /* the lab's naive reference: the speedup's baseline */
 	WB_PEER,    /* a library's best (CUB, cuBLAS), shown by make bench */
+	WB_LIMIT,   /* the lab's limit kernel (WB_IDEAL_LIMIT): the least
+		     * work the task needs, issued without waste */
 	WB_IMPL_COUNT
 };
 
@@ -178,6 +180,12 @@ enum wb_ideal {
 			 * mma.sync elsewhere; else the CUDA cores' fp32 FMA)
 			 * and its bytes at the memory probe's rate, both
 			 * measured in the same rounds (probe.h) */
+	WB_IDEAL_LIMIT, /* the lab's limit kernel (run with WB_LIMIT), timed
+			 * in the same rounds, or the DRAM time if longer:
+			 * for a task bound by its instructions, the least
+			 * instruction work it needs at the rate the GPU
+			 * issues it (lab 01's branch: both chains, with no
+			 * divergence and four independent chains a thread) */
 };
 
 /* What an exercise must move and compute at one size. */

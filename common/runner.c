@@ -244,6 +244,7 @@ static void time_line(const struct wb_shape_time *st, int n, const char *who,
 static const char *const ideal_names[] = {
 	[WB_IDEAL_DRAM] = "dram", [WB_IDEAL_PEER] = "peer",
 	[WB_IDEAL_INSTR] = "instr", [WB_IDEAL_ROOF] = "roof",
+	[WB_IDEAL_LIMIT] = "limit",
 };
 
 /* What the people reading the .out and the report see of one shape. */
@@ -262,7 +263,15 @@ static void shape_notes(const struct wb_exercise *ex, const struct wb_size *s,
 			  st->ideal.median > 0 ? ", or the naive over the "
 			  "instruction-bound ideal speedup if longer" :
 			  ex->ideal == WB_IDEAL_ROOF ? ", or its FLOPs at the "
-			  "compute peak if longer" : "");
+			  "compute peak if longer" :
+			  ex->ideal == WB_IDEAL_LIMIT ? ", or the lab's limit "
+			  "kernel's time if longer" : "");
+	if (st->have_ideal && st->limit)
+		wb_result("detail", "%s%sthe lab's limit kernel (the least "
+			  "instruction work the task needs, without divergence, "
+			  "timed in the same rounds): %.1f us",
+			  many ? s->label : "", many ? ": " : "",
+			  st->limit_ms.median * 1e3);
 	if (st->have_ideal && st->peak_probe >= 0)
 		wb_result("detail", "%s%s%.1f GFLOP at %.0f TFLOP/s, the peak "
 			  "of %s measured in the same rounds: %.1f us",
@@ -551,7 +560,7 @@ static void list_sanitize(const struct wb_exercise *ex)
  * The lab's table, for the driver: "exercise NAME KIND POINTS_CORRECT
  * POINTS_SPEED TIMEOUT TITLE", then per speed exercise its tiers ("tier
  * NAME SHARE POINTS": shares of the ideal time), what the ideal is
- * ("ideal NAME dram|peer|instr|roof SPEEDUP"), its benchmark shapes, for an
+ * ("ideal NAME dram|peer|instr|roof|limit SPEEDUP"), its benchmark shapes, for an
  * exercise that always runs compute-sanitizer tools which ones, and for
  * one that needs a newer GPU or runs on tensor cores, that ("arch NAME
  * MIN_CC cuda|tensor").

@@ -96,7 +96,7 @@ struct g_spec {
 	char tiers_from[256];   /* where the tiers come from, for the report:
 				 * "lab" (its table), a calibration, a course */
 	char ideal[8];          /* what shares are of: dram, peer, instr,
-				 * roof */
+				 * roof, limit */
 	double instr_speedup;   /* instr: the ideal speedup over the naive */
 	int min_cc;             /* compute capability x 10 it needs; 0: any */
 	int tensor_flops;       /* its FLOPs run on tensor cores (plausible.c) */

@@ -130,7 +130,8 @@ static void list_line(char *l, void *arg)
 	} else if (sscanf(l, "ideal %63s %15s %lf", name, kind, &a) == 3) {
 		s = spec_named(st, name);
 		if (!s || (strcmp(kind, "dram") && strcmp(kind, "peer") &&
-			   strcmp(kind, "instr") && strcmp(kind, "roof"))) {
+			   strcmp(kind, "instr") && strcmp(kind, "roof") &&
+			   strcmp(kind, "limit"))) {
 			st->bad = 1;
 			return;
 		}
@@ -224,7 +225,8 @@ static int sol_line(const char *l, struct g_result *r)
 	if (sscanf(l, "%7s %lf %lf %lf %lf", what, &r->read_bytes,
 		   &r->write_bytes, &r->read_gbps, &r->write_gbps) != 5 ||
 	    (strcmp(what, "dram") && strcmp(what, "peer") &&
-	     strcmp(what, "instr") && strcmp(what, "roof")))
+	     strcmp(what, "instr") && strcmp(what, "roof") &&
+	     strcmp(what, "limit")))
 		return -1;
 	snprintf(r->sol, sizeof(r->sol), "%s", what);
 	return 0;

@@ -67,6 +67,8 @@ tiers_table() {
 				what = "the library peer'"'"'s time (cuBLAS), measured without your code"
 			else if (ideal[e] == "instr")
 				what = sprintf("the naive'"'"'s time / %g (both bound by instructions), or the speed of light if longer", sp[e])
+			else if (ideal[e] == "limit")
+				what = "the lab'"'"'s limit kernel: the least instruction work the task needs, without divergence, timed beside it, or the speed of light if longer"
 			else if (ideal[e] == "roof")
 				what = "the roofline: its FLOPs at the compute peak (tensor cores or fp32 FMA) measured beside it, or its bytes at the memory probe'"'"'s rate if longer"
 			else

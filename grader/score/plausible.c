@@ -149,14 +149,16 @@ static double instr_ceiling(const struct g_spec *s, const struct g_result *r,
 
 /*
  * Is r's ideal a limit measured in the same rounds, that no honest kernel
- * passes by more than noise? A DRAM ideal is; a roofline is where its
+ * passes by more than noise? A DRAM ideal is, and a lab's limit kernel
+ * (the least instruction work the task needs, issued without waste); a
+ * roofline is where its
  * compute probe ran on the fastest instruction the GPU has for it: fp32
  * FMA, wgmma, or mma.sync before Hopper (on sm_90 without sm_90a code, or
  * on a later GPU, mma.sync is not the tensor cores' fastest path).
  */
 static int measured_limit(const struct g_result *r, const struct g_device *dev)
 {
-	if (!strcmp(r->sol, "dram"))
+	if (!strcmp(r->sol, "dram") || !strcmp(r->sol, "limit"))
 		return 1;
 	if (strcmp(r->sol, "roof"))
 		return 0;

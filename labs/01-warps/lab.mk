@@ -12,6 +12,6 @@ ANSWERS   := answers.c
 # HOST_EXERCISES: plain host C, no kernel: make check grades them on
 #            the CPU, with no GPU (common/hostcheck.c).
 HOST_EXERCISES := branch_eff spills
-LAB_SRCS  := lab.c naive.cu occ_kernels.cu $(notdir $(wildcard labs/01-warps/$(ANSWERS)))
+LAB_SRCS  := lab.c naive.cu limit.cu occ_kernels.cu $(notdir $(wildcard labs/01-warps/$(ANSWERS)))
 PEER_SRCS :=
 LAB_LIBS  :=

@@ -230,6 +230,10 @@ void naive_branch(const unsigned int *in, unsigned int *out, size_t n);
 void naive_trip_count(const unsigned int *in, const unsigned char *cnt,
 		      unsigned int *out, size_t n, void *work);
 
+/* branch's speed of light (limit.cu): the least instruction work the
+ * task needs, without divergence; its output is not branch's. */
+void limit_branch(const unsigned int *in, unsigned int *out, size_t n);
+
 /* The branch_eff exercise: predict p for the pattern b. Host code. */
 void branch_eff(const struct branch_pattern *b, struct branch_pred *p);
 
