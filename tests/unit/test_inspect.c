@@ -1178,14 +1178,24 @@ static void resources_one_architecture_and_spills(void **state)
 		"_Z3addPfi sm_75 32 0 0 0 0\tadd(float*, int)\n"
 		"_Z3mulPfi sm_75 255 4096 64 48 40\tmul(float*, int)\n"
 		"_Z3addPfi sm_90 30 0 0 0 0\tadd(float*, int)\n";
+	/* add's launch bounds in the PTX (a static kernel's -rdc name);
+	 * mul has none; a kernel whose name only ends alike is not add. */
+	oi.ptx = ".entry _Z6xx_addPfi(\n)\n.maxntid 64, 1, 1\n{\n}\n"
+		 ".entry __nv_static_12__ab_x_cu__Z3addPfi(\n"
+		 "\t.param .u64 p\n)\n.maxntid 128, 2, 1\n{\n}\n"
+		 ".entry _Z3mulPfi(\n)\n{\n.maxntid 999, 1, 1\n}\n";
 	g_resources_details(&oi, &r);
-	assert_int_equal(r.ndetails, 3);
+	assert_int_equal(r.ndetails, 5);
 	assert_string_equal(r.details[0], "kernel add (sm_75): 32 registers, "
 			    "0 B static shared memory, no spills");
-	assert_non_null(strstr(r.details[1], "kernel mul (sm_75): 255 "
+	assert_contains(r.details[1], "launch bounds: at most 256 threads a "
+			"block");
+	assert_non_null(strstr(r.details[2], "kernel mul (sm_75): 255 "
 				"registers, 4096 B static shared memory, "
 				"stack frame 64 B"));
-	assert_non_null(strstr(r.details[2], "48 B stored and 40 B loaded"));
+	assert_non_null(strstr(r.details[3], "48 B stored and 40 B loaded"));
+	assert_contains(r.details[4], "no launch bounds");
+	oi.ptx = NULL;
 	memset(&r, 0, sizeof(r));
 	oi.resources = "_Z3addPfi sm_75 lots\n";
 	g_resources_details(&oi, &r);
