@@ -19,6 +19,10 @@
 #              the penalty, and the score after it; without TIMES= the
 #              arrival time (ctime) is used, and a backdated file time
 #              (touch -d) changes nothing
+#   pull.sh    a backdated commit: MARKS= takes the commit held at the
+#              deadline, LATE=1 the later one timed at the fetch; each
+#              fetch graded with its .times.csv (TIMES=): the marked one on
+#              time, the later one late, whatever its commit dates
 #   rules      a fixed grader (v2) refuses to resume into the old
 #              gradebook, saying REGRADE=all; REGRADE=all regrades everyone
 #              (90 points each); a changed course file does the same;
@@ -192,15 +196,13 @@ oneday,2026-12-02 12:00 +01:00
 twodays,2026-12-03T09:00:00.123456-08:00
 cutoff,2026-12-05 00:00 UTC
 EOF
-# arrived has no line: its arrival time (now, past the deadline and the
-# cutoff if the clock is past 2026-12-04 23:59; else on time).
+# arrived has no line: its arrival time (when the test made it).
+t_made=$(date -u +%s)
 echo "== deadline" >> "$log"
 graded "$late" "$dir/late-graded" --course "$course" --times "$dir/times.csv"
 sc=$dir/late-graded/scores.csv
 gb=$dir/late-graded/gradebook.csv
 cat "$sc" >> "$log" 2>&1
-want_arr=80
-[ "$(date -u +%s)" -gt "$(date -u -d '2026-12-04 23:59' +%s)" ] && want_arr=0
 [ "$(cell "$sc" ontime score)" = 80 ] && [ "$(cell "$sc" ontime penalty_percent)" = 0 ] &&
 	[ "$(cell "$sc" grace score)" = 80 ] && [ "$(cell "$sc" grace late_hours)" = 0.18 ] &&
 	[ "$(cell "$sc" oneday score)" = 72 ] && [ "$(cell "$sc" oneday penalty_percent)" = 10 ] &&
@@ -215,8 +217,18 @@ want_arr=80
 	"$BUILD/host/tools/batch/batch" --take-json "$dir/late-graded/students/oneday/results.json" \
 		"$dir/oneday.json" >> "$log" 2>&1
 check $? "deadline: scores.csv and gradebook.csv show submitted_at, late hours and the penalty (grace, 10%/day, cutoff; zones, Gradescope's created_at); the student's report and results.json say it too"
-[ "$(cell "$sc" arrived score)" = $want_arr ] &&
-	[ "$(cell "$sc" arrived submitted_at | cut -c1-4)" = "$(date -u +%Y)" ]
+# Its penalty follows from that time: none up to the deadline and its
+# grace (15 min), 10 % a day begun after it, all past the cutoff (3 days).
+t_arr=$(date -u -d "$(cell "$sc" arrived submitted_at)" +%s 2> /dev/null)
+t_late=$(( ${t_arr:-0} - $(date -u -d '2026-12-01 23:59 UTC' +%s) ))
+if [ $t_late -le 900 ]; then want_pen=0
+elif [ $t_late -gt $((3 * 86400)) ]; then want_pen=100
+else want_pen=$(( (t_late + 86399) / 86400 * 10 ))
+fi
+echo "arrived: made at $t_made, submitted_at $t_arr, penalty $want_pen % expected" >> "$log"
+[ -n "$t_arr" ] && [ "$t_arr" -ge $((t_made - 5)) ] && [ "$t_arr" -le "$(date -u +%s)" ] &&
+	[ "$(cell "$sc" arrived penalty_percent)" = $want_pen ] &&
+	[ "$(cell "$sc" arrived score)" = $((80 * (100 - want_pen) / 100)) ]
 check $? "deadline: without a TIMES line, the arrival (ctime) counts: a file backdated with touch -d changes nothing"
 
 printf 'course = bad\ndeadline = 2026-12-01 23:59\n' > "$dir/bad.conf"
@@ -368,6 +380,34 @@ echo "pull: A=$a B=$b marked=$m_commit at '$m_time'; late=$l_commit at '$l_time'
 	[ "$(echo "$l_time" | cut -c1-4)" = "$(date -u +%Y)" ] &&
 	! grep -q '// after the deadline' "$cr/subs/eve/labs/05-reduction/sum.cu"
 check $? "pull.sh: DEADLINE= (committer dates) is refused; MARKS= takes the commit held at the deadline, not a backdated later one; LATE=1 takes it, timed at the fetch"
+
+# Each fetch graded with its own times (TIMES=.times.csv). The marked
+# commit, under a deadline at the mark: on time, and A's files (the same
+# fingerprint as ontime's, the unchanged solution). The later commit,
+# under a deadline before its fetch but after its commit dates (2025):
+# past the cutoff, whatever those dates say.
+printf 'course = pull\nexercises = 05-reduction/sum\ndeadline = %s\nlate_per_day = 10\nlate_cutoff = 3d\n' \
+	"$(awk '{ print $3, $4, $5 }' "$cr/marks")" > "$dir/pull-mark.conf"
+printf 'course = pull\nexercises = 05-reduction/sum\ndeadline = 2026-01-01 00:00 UTC\nlate_per_day = 10\nlate_cutoff = 3d\n' \
+	> "$dir/pull-late.conf"
+echo "== pull.sh: the fetches graded" >> "$log"
+graded "$cr/subs" "$dir/pull-marked" --course "$dir/pull-mark.conf" --times "$cr/subs/.times.csv"
+m_rc=$?
+graded "$cr/subs2" "$dir/pull-late" --course "$dir/pull-late.conf" --times "$cr/subs2/.times.csv"
+l_rc=$?
+fp() { sed -n 's/^fingerprint //p' "$1/students/$2/meta" 2> /dev/null; }
+pm=$dir/pull-marked/scores.csv pl=$dir/pull-late/scores.csv
+[ $m_rc -eq 0 ] && [ $l_rc -eq 0 ] &&
+	[ "$(cell "$pm" eve submitted_at)" = "$m_time" ] && [ "$(cell "$pm" eve score)" = 80 ] &&
+	[ "$(cell "$pm" eve penalty_percent)" = 0 ] &&
+	[ -n "$(fp "$dir/pull-marked" eve)" ] &&
+	[ "$(fp "$dir/pull-marked" eve)" = "$(fp "$dir/late-graded" ontime)" ] &&
+	[ "$(cell "$pl" eve submitted_at)" = "$l_time" ] && [ "$(cell "$pl" eve score)" = 0 ] &&
+	[ "$(cell "$pl" eve penalty_percent)" = 100 ] &&
+	[ "$(fp "$dir/pull-late" eve)" != "$(fp "$dir/pull-marked" eve)" ] &&
+	grep -q '^Submitted .* past the cutoff: 100% off, 0 of 100 points$' \
+		"$dir/pull-late/students/eve/report.txt"
+check $? "pull.sh: each fetch graded with its .times.csv: the marked commit is on time with its own files; the backdated later one is late (past the cutoff), not dated by its commits"
 
 # ---- slurm: the script as generated --------------------------------------
 
