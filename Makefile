@@ -215,6 +215,9 @@ include labs/$(1)/lab.mk
 $(1)_EXERCISES := $$(EXERCISES)
 $(1)_KEYS      := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(filter $$(ANSWERS),$$(LAB_SRCS)))
 $(1)_OBJS      := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(LAB_SRCS))
+# make check's host checker links the lab's C objects but its keys (lab.c
+# and the exercises' ex_*.c), weakened (host_rule).
+$(1)_HOSTOBJS  := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(filter-out $$(ANSWERS),$$(filter %.c,$$(LAB_SRCS))))
 $(1)_PEERS     := $$(patsubst %,$(B)/lab/$(1)/%.o,$$(PEER_SRCS))
 $(1)_LIBS      := $$(LAB_LIBS)
 $(1)_HEADERS   := $$(HEADERS)
@@ -294,7 +297,8 @@ endef
 
 # host_rule(lab, exercise): <runner>.host, the exercise graded on the CPU
 # with no GPU and no CUDA driver (common/hostcheck.c), for make check: the
-# lab's lab.c weakened (its other exercises' kernels stay NULL), the
+# lab's C objects (lab.c, its ex_*.c) each weakened (the kernels and the
+# other exercises' entry points they name stay NULL), the
 # submission compiled by the host compiler against the same staged
 # headers, and the lab's answer key where this copy has one. Built only
 # where the runner was (a file that does not compile is COMPILE ERROR);
@@ -304,10 +308,11 @@ OBJCOPY   ?= objcopy
 define host_rule
 $(T)/$(1)/$(2).host: $(T)/$(1)/$(2) $(B)/common/hostcheck.o $(B)/common/rng.o $$($(1)_OBJS)
 	$$(Q)rm -f $$@; [ -x $(T)/$(1)/$(2) ] || exit 0; \
-	{ $(OBJCOPY) --weaken $(B)/lab/$(1)/lab.c.o $$@.lab.o && \
+	{ $$(foreach o,$$($(1)_HOSTOBJS),$(OBJCOPY) --weaken $$(o) $$@.$$(notdir $$(o)) && ) \
 	  $(HOSTCXX) -x c++ -std=c++17 -O2 -I$(CUDA_HOME)/include -I$(B)/include/$(1) \
 		-c $(call student_src,$(1),$(2)) -o $$@.o && \
-	  $(HOSTCXX) -o $$@ $(B)/common/hostcheck.o $$@.lab.o $(B)/common/rng.o \
+	  $(HOSTCXX) -o $$@ $(B)/common/hostcheck.o \
+		$$(addprefix $$@.,$$(notdir $$($(1)_HOSTOBJS))) $(B)/common/rng.o \
 		$$($(1)_KEYS) $$@.o -lm; } > $$@.log 2>&1 || rm -f $$@
 endef
 
@@ -607,29 +612,9 @@ history: $(RENDER)
 # colliding or unusable folder names); TIMES=times.csv ("entry,time": the
 # submission times, else each entry's arrival; the course file's deadline);
 # BUILD_TIMEOUT (seconds per submission's build, default 900).
-BATCH_SRCS := collect.c sandbox.c sched.c book.c slurm.c util.c classpage.c late.c board.c
-BATCH_LIB  := $(patsubst %.c,$(BUILD)/host/tools/batch/%.o,$(BATCH_SRCS))
-BATCH      := $(BUILD)/host/tools/batch/batch
-SUBMISSIONS ?=
-BATCH_OUT   = $(if $(filter command line,$(origin OUT)),$(OUT),$(patsubst %/,%,$(SUBMISSIONS))-graded)
-BATCH_ARGS  = --repo . --build $(BUILD) --objs $(B) --grader $(GRADER) --devinfo $(DEVINFO) \
-              --cuda $(CUDA_HOME) --sm "$(SM_LIST)" --submissions "$(SUBMISSIONS)" \
-              --out "$(BATCH_OUT)" $(if $(LAB),--lab "$(LAB)") $(if $(BUILD_ONLY),--build-only) \
-              $(if $(JOBS),--jobs $(JOBS)) $(if $(GPUS),--gpus $(GPUS)) \
-              $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout-cap $(TIMEOUT)) \
-              $(if $(COURSE),--course $(COURSE)) $(if $(SANDBOX),--sandbox $(SANDBOX)) \
-              $(if $(SANDBOX_USER),--sandbox-user $(SANDBOX_USER)) \
-              $(if $(SANDBOX_NPROC),--nproc $(SANDBOX_NPROC)) \
-              $(if $(SANDBOX_MEM),--mem $(SANDBOX_MEM)) \
-              $(if $(SANDBOX_CGROUP),--cgroup $(SANDBOX_CGROUP)) \
-              $(if $(REGRADE),--regrade "$(REGRADE)") $(if $(IDS),--ids "$(IDS)") \
-              $(if $(TIMES),--times "$(TIMES)") \
-              $(if $(BUILD_TIMEOUT),--build-timeout $(BUILD_TIMEOUT))
-
-$(BATCH): $(BUILD)/host/tools/batch/main.o $(BUILD)/host/tools/batch/setup.o \
-	  $(BATCH_LIB) $(BUILD)/host/grader/proc.o $(BUILD)/host/grader/gpulock.o \
-	  $(BUILD)/host/grader/html_text.o
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+# The batch tool's build (its sources, floor by floor, and its program):
+# tools/batch/batch.mk, in its own room; the student handout has none.
+-include tools/batch/batch.mk
 
 .PHONY: batch batch-prepare slurm-script
 # What every submission links against is built once, here, outside the sandbox.

@@ -7,8 +7,9 @@
  * for each such exercise it checks (<runner>.host), and the grader runs
  * it in build-only mode, where the real runner cannot run (it needs the
  * driver). In the student handout, which has no answer key (lab.mk's
- * ANSWERS), lab.c judges by the worked cases and the properties; in the
- * instructor's copy the key is linked, and the rule judges.
+ * ANSWERS), the exercise's hooks (its ex_*.c) judge by the worked cases
+ * and the properties; in the instructor's copy the key is linked, and the
+ * rule judges.
  *
  *   <runner>.host EXERCISE [SEED]
  *
@@ -17,9 +18,10 @@
  * 0 PASS, 1 WRONG, 3 SKELETON, 2 it could not be graded (no such
  * exercise, a setup() or CUDA call failed, the entry point is missing).
  *
- * It links the lab's lab.c object weakened (objcopy --weaken), so that
- * what the lab's other exercises need of the harness and the GPU stays
- * NULL, with common/rng.c, the submission's file compiled by the host
+ * It links the lab's C objects (lab.c, its table, and its ex_*.c, the
+ * hooks) weakened (objcopy --weaken), so that what the lab's other
+ * exercises need of the harness and the GPU stays NULL, with
+ * common/rng.c, the submission's file compiled by the host
  * compiler, and the lab's answer key where the copy has one. This file
  * defines the harness and CUDA calls the host exercises' hooks make, with
  * host memory for device memory: nothing here loads the CUDA runtime or

@@ -21,6 +21,9 @@
 #   recipe runs, not even a recursive one; LAB= is the one setting the
 #   Makefile checks as it reads itself, so the others are left out, as
 #   are options and placeholders: LAB=.., SIZE=<label>, ...).
+#   What a doc has its reader write, a "<!-- file: PATH -->" line above a
+#   code block (docs/adding-a-lab.md's lab), is there for that doc: its
+#   paths, and LAB= naming its lab (tests/adding-a-lab.sh builds it).
 # - in a student handout (no solutions/ here), a make command that is an
 #   instructor tool: its target, or its target with a setting, is in
 #   INSTRUCTOR_ONLY below. Those targets exist in the handout's Makefile,
@@ -69,6 +72,11 @@ mk=${mk%% *}
 for f; do
 	[ -f "$f" ] || continue
 	dir=$(dirname "$f")
+	# What the doc itself has a reader write (a "<!-- file: PATH -->"
+	# line above a code block: docs/adding-a-lab.md's new lab, which
+	# tests/adding-a-lab.sh builds): its paths, and the labs they make.
+	made=$(sed -n 's/^<!-- file: \([^ ]*\) -->$/\1/p' "$f")
+	newlabs=$(printf '%s\n' "$made" | sed -n 's|^labs/\([0-9][0-9]*-[a-z0-9_-]*\)/.*|\1|p' | sort -u)
 	{
 		grep -oE '\]\([^)#[:space:]]+' "$f" | sed 's/^](//' |
 			grep -vE '^(https?|mailto):' | sed "s|^|$dir/|"
@@ -82,6 +90,9 @@ for f; do
 	} | sort -u | while IFS= read -r p; do
 		case $p in *'<'* | *'*'* | *'{'* | *'...'* | *'..') continue ;; esac
 		printf '%s\n' "$p" | grep -qE '(^|/)[A-Z](/|\.|$)' && continue
+		for m in $made; do
+			case $m in "$p" | "${p%/}"/*) continue 2 ;; esac
+		done
 		[ -e "$p" ] || echo "$f: names $p, which is not there"
 	done >> "$tmp"
 
@@ -107,6 +118,13 @@ for f; do
 		awk '/^ *```/ { code = !code; next } code && /^ *make( |$)/' "$f"
 	} | sed -e 's/^ *//' -e 's/ #.*//' -e 's/ *\\$//' -e 's/ *||.*//' \
 		-e 's/ | .*//' -e 's/;.*//' -e 's/   *[^ ].*//' -e 's/ *$//' |
+		# LAB= naming a lab the doc makes is left out: the target alone
+		# is checked here (tests/adding-a-lab.sh runs the rest in a copy)
+		if [ -n "$newlabs" ]; then
+			sed -E "s/ LAB=($(for l in $newlabs; do printf '%s|%s|%s|' "$l" "${l#*-}" "${l%%-*}"; done | sed 's/|$//'))( |\$)/\2/"
+		else
+			cat
+		fi |
 		sort -u | sed "s|^|$f	|" >> "$tmp.cmds"
 done
 

@@ -548,19 +548,26 @@ cuda_home() {
 }
 
 # host_grader TREE LAB OUT KEY: OUT/objs, the objects of
-# TREE's common/hostcheck.c linked with its lab (its lab.c weakened)
-# and, KEY=1, the lab's answer key.
+# TREE's common/hostcheck.c linked with its lab (its C files, lab.c and
+# its ex_*.c, each weakened) and, KEY=1, the lab's answer key.
 # shellcheck disable=SC2086 # $cflags: several flags, on purpose
 host_grader() {
 	inc="-I$(cuda_home)/include -I$1/common -I$1/labs/$2"
 	cflags="-std=c11 -O2 -D_POSIX_C_SOURCE=200809L $inc"
 	mkdir -p "$3"
-	${CC:-cc} $cflags -c "$1/labs/$2/lab.c" -o "$3/lab.o" &&
-	objcopy --weaken "$3/lab.o" "$3/lab.weak.o" &&
 	${CC:-cc} $cflags -c "$1/common/rng.c" -o "$3/rng.o" &&
 	${CC:-cc} $cflags -c "$1/common/hostcheck.c" -o "$3/host-grade.o" ||
 		return 1
-	objs="$3/host-grade.o $3/lab.weak.o $3/rng.o"
+	objs="$3/host-grade.o $3/rng.o"
+	# The lab's C files but its keys: lab.mk's LAB_SRCS, as make reads it.
+	srcs=$(printf 'include labs/%s/lab.mk\nall:\n\t@echo $(filter-out $(ANSWERS),$(filter %%.c,$(LAB_SRCS)))\n' "$2" |
+		${MAKE:-make} --no-print-directory -s -C "$1" -f - all) || return 1
+	[ -n "$srcs" ] || return 1
+	for f in $srcs; do
+		${CC:-cc} $cflags -c "$1/labs/$2/$f" -o "$3/lab-$f.o" &&
+		objcopy --weaken "$3/lab-$f.o" "$3/lab-$f.weak.o" || return 1
+		objs="$objs $3/lab-$f.weak.o"
+	done
 	if [ "$4" = 1 ]; then
 		for k in $(sh tools/handout-answers.sh list "$1" | grep "^labs/$2/"); do
 			${CC:-cc} $cflags -c "$1/$k" -o "$3/key-$(basename "$k").o" ||

@@ -97,7 +97,7 @@ why:  BUILT (make check) is a failure in classroom.json
 run:  unit:test_formats formats
 
 name: resume-ignores-fingerprint
-file: tools/batch/main.c
+file: tools/batch/settings.c
 find: same = strstr(meta, want) != NULL
 put:  same = 1
 why:  resume ignores the fingerprint: a resubmission keeps its old grade
@@ -223,7 +223,7 @@ why:  a CRASH is a JUnit failure, not an error
 run:  unit:test_formats
 
 name: gradebook-total
-file: tools/batch/book.c
+file: tools/batch/row.c
 find: row->total += cell->points;
 put:  row->total = cell->points;
 why:  a student's total is her last exercise's points

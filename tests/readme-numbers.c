@@ -4,9 +4,9 @@
  * intensities, ridge points), each checked against the lab's own code:
  * its exercise table's benchmark sizes and its traffic() hooks, and, for
  * the roofline, the worked cases its rule wrote. tests/readme-numbers.sh
- * builds it once per lab, with that lab's lab.c included whole (-DLAB=N):
- * nothing of the harness or of CUDA is called, so the link leaves their
- * symbols unresolved.
+ * builds it once per lab, with that lab's C files included whole (LAB_C,
+ * lab.c and its ex_*.c; -DLAB=N): nothing of the harness or of CUDA is
+ * called, so the link leaves their symbols unresolved.
  *
  * Each claim is a phrase the README must contain (white space and line
  * breaks taken as one blank) and the value the code gives, which must
@@ -101,6 +101,41 @@ static void diag_rec(const char *name, struct diag_report *r)
 			return;
 	printf("WRONG: no recording %s in diagnose_reports.h\n", name);
 	exit(1);
+}
+
+/* compare's model on recordings.h's pair (a, b). */
+static void rec_pair(int a, int b, struct cmp_answer *ans)
+{
+	struct cmp_pair p;
+	struct rec_call c;
+
+	memset(&p, 0, sizeof(p));
+	rec_parse(&recordings[a], &c);
+	cmp_version_of(&c, &p.v[0]);
+	rec_parse(&recordings[b], &c);
+	cmp_version_of(&c, &p.v[1]);
+	p.flops = recordings[a].flops;
+	cmp_model(&p, ans);
+}
+
+/* The cycles between issues of recordings.h's recording i. */
+static double recordings_cycles(int i)
+{
+	struct rec_call c;
+
+	rec_parse(&recordings[i], &c);
+	return c.cycles;
+}
+
+/* stalls' model on recordings.h's recording i. */
+static void rec_stalls(int i, struct stall_answer *ans)
+{
+	struct stall_report r;
+	struct rec_call c;
+
+	rec_parse(&recordings[i], &c);
+	stall_of(&c, &recordings[i], &r);
+	stall_model(&r, ans);
 }
 #endif
 
@@ -300,6 +335,49 @@ int main(int argc, char **argv)
 		claim("then 500 GPUs drawn from the run's seed",
 		      PEAK_RANDOM_COUNT, 500, 0);
 	}
+	/* Section 13, constant: the table's reads, which start the worked
+	 * cases (the rule's answers), in the README's order. */
+	{
+		static const struct {
+			const char *row;
+			struct const_read r;
+		} rows[] = {
+			{ "| a stencil weight `w[k]`, every lane the same `k` "
+			  "| 1 | 1 |", { 4, 0, 1, 9, 32 } },
+			{ "| `c[lane]` | 32 | 4 |", { 0, 1, 1, 256, 32 } },
+			{ "| `c[lane / 2]`: pairs of lanes | 16 | 2 |",
+			  { 0, 1, 2, 256, 32 } },
+			{ "| `c[lane / 16]`: two half-warps | 2 | 1 |",
+			  { 0, 1, 16, 256, 32 } },
+			{ "| `c[8 * lane]`: a sector apart | 32 | 32 |",
+			  { 0, 8, 1, 256, 32 } },
+		};
+		static const double quoted[][2] = {
+			{ 1, 1 }, { 32, 4 }, { 16, 2 }, { 2, 1 }, { 32, 32 },
+		};
+
+		for (size_t i = 0; i < CONST_COUNT(rows); i++) {
+			const struct constant_worked *w = &constant_worked[i];
+
+			if (w->r.base != rows[i].r.base ||
+			    w->r.step != rows[i].r.step ||
+			    w->r.group != rows[i].r.group ||
+			    w->r.entries != rows[i].r.entries ||
+			    w->r.lanes != rows[i].r.lanes) {
+				printf("WRONG: constant_worked.h does not start "
+				       "with the README's reads\n");
+				exit(1);
+			}
+			claim(rows[i].row, w->p.passes, quoted[i][0], 0);
+			claim(rows[i].row, w->p.sectors, quoted[i][1], 0);
+		}
+		claim("30.1 for K = 256, 8.8 for a 9-entry table",
+		      constant_worked[1].p.random_passes, 30.1, 1);
+		claim("30.1 for K = 256, 8.8 for a 9-entry table",
+		      constant_worked[0].p.random_passes, 8.8, 1);
+		claim("then 500 reads drawn from the run's seed",
+		      CONST_RANDOM_COUNT, 500, 0);
+	}
 #elif LAB == 7
 	{
 		/* diagnose's recordings, parsed as the exercise does. */
@@ -307,7 +385,7 @@ int main(int argc, char **argv)
 
 #define DIAG_REC(name) diag_rec(name, &r)
 		/* The model's thresholds, as section 12's table quotes
-		 * them, in the order of lab.c's rules. */
+		 * them, in the order of ex_diagnose.c's rules. */
 		static const char *const when[] = {
 			"| `GRID` | waves < 0.5 |",
 			"| `COALESCE` | sector excess > 2 |",
@@ -351,6 +429,101 @@ int main(int argc, char **argv)
 		claim("writes a column at a time: 8x the sectors, all in the "
 		      "stores",
 		      diag_excess(r.ld_sectors, r.ld_requests, r.ld_bytes), 1,
+		      0);
+	}
+	/* Sections 16 and 17, compare and stalls: the recordings as their
+	 * models read them. */
+	{
+		int pairs[CMP_MAX_PAIRS][2], naive = -1, step1 = -1, step2 = -1,
+		    sum_naive = -1, sum_solution = -1, throttled = 0;
+		double least = 1e30, most = 0;
+		struct stall_answer st;
+		struct cmp_answer a;
+
+		for (size_t i = 0; i < REC_COUNT; i++) {
+			const struct recording *g = &recordings[i];
+			struct stall_report sr;
+			struct rec_call c;
+			double peak;
+
+			if (rec_parse(g, &c)) {
+				printf("WRONG: recordings.h's %s %s does not "
+				       "parse\n", g->exercise, g->version);
+				exit(1);
+			}
+			peak = c.dram_bytes / c.time_ns / (c.dram_pct / 100);
+			least = peak < least ? peak : least;
+			most = peak > most ? peak : most;
+			stall_of(&c, g, &sr);
+			stall_model(&sr, &st);
+			throttled += st.throttle != STALL_NONE;
+			if (!strcmp(g->exercise, "mean_dim0") && g->step == 0)
+				naive = (int)i;
+			if (!strcmp(g->exercise, "mean_dim0") && g->step == 1)
+				step1 = (int)i;
+			if (!strcmp(g->exercise, "mean_dim0") && g->step == 2)
+				step2 = (int)i;
+			if (!strcmp(g->exercise, "sum") && g->step == 0)
+				sum_naive = (int)i;
+			if (!strcmp(g->exercise, "sum") && g->step == 100)
+				sum_solution = (int)i;
+		}
+		if (naive < 0 || step1 < 0 || step2 < 0 || sum_naive < 0 ||
+		    sum_solution < 0) {
+			printf("WRONG: recordings.h lacks mean_dim0's or sum's "
+			       "ladder\n");
+			exit(1);
+		}
+		claim("the solution where steps lie between, sixteen pairs",
+		      cmp_pairs(pairs), 16, 0);
+		claim("then 300 pairs drawn around them", REC_DRAWN_COUNT, 300,
+		      0);
+		rec_pair(naive, step1, &a);
+		claim("step 1 is 8.88 times faster", a.speedup, 8.88, 2);
+		claim("(DRAM +1490%, SM +912%, L2 +874%)",
+		      a.change[CMP_DRAM_PCT], 1490, 0);
+		claim("(DRAM +1490%, SM +912%, L2 +874%)", a.change[CMP_SM_PCT],
+		      912, 0);
+		claim("(DRAM +1490%, SM +912%, L2 +874%)", a.change[CMP_L2_PCT],
+		      874, 0);
+		claim("Its DRAM bytes went up too, by 79%",
+		      a.change[CMP_DRAM_BYTES], 79, 0);
+		claim("the intensity falls from 0.248 to 0.138 flop/B",
+		      a.side[0].intensity, 0.248, 3);
+		claim("the intensity falls from 0.248 to 0.138 flop/B",
+		      a.side[1].intensity, 0.138, 3);
+		claim("(13 GFLOP/s, 52 GB/s)", a.side[0].gflops, 13, 0);
+		claim("(13 GFLOP/s, 52 GB/s)", a.side[0].gbps, 52, 0);
+		claim("and the dot moves up and *left*", a.faster_left, 1, 0);
+		rec_pair(step1, step2, &a);
+		claim("back to 0.248, 6.42 times faster still",
+		      a.side[1].intensity, 0.248, 3);
+		claim("back to 0.248, 6.42 times faster still", a.speedup, 6.42,
+		      2);
+		rec_pair(sum_naive, sum_solution, &a);
+		claim("sum's solution moves 0.1% more bytes than its naive",
+		      a.change[CMP_DRAM_BYTES], 0.1, 1);
+		claim("sum's solution moves 0.1% more bytes than its naive",
+		      a.faster_left, 0, 0);
+		claim("Every recording gives 3336 to 3356 GB/s", least, 3336,
+		      0);
+		claim("Every recording gives 3336 to 3356 GB/s", most, 3356, 0);
+
+		rec_stalls(step1, &st);
+		claim("spend 47% of their 576 cycles between issues",
+		      recordings_cycles(step1), 576, 0);
+		claim("spend 47% of their 576 cycles between issues on "
+		      "long_scoreboard and 47% on **lg_throttle**",
+		      st.throttle_share * 100, 47, 0);
+		claim("spend 47% of their 576 cycles between issues on "
+		      "long_scoreboard and 47% on **lg_throttle**",
+		      st.top_share * 100, 47, 0);
+		claim("mean_dim0's step 1 (lg_throttle, 47%)",
+		      st.throttle == STALL_LG_THROTTLE, 1, 0);
+		rec_stalls(step2, &st);
+		claim("(step 2) removes the throttle: 96% long_scoreboard",
+		      st.top_share * 100, 96, 0);
+		claim("On the H100 two have a throttle to act on", throttled, 2,
 		      0);
 	}
 #elif LAB == 8

@@ -4,7 +4,9 @@
 # tests/readme-numbers.sh - the numbers the labs' READMEs derive (sizes,
 # intensities, ridge points) against the labs' own code: builds
 # tests/readme-numbers.c once per lab that has claims, with that lab's
-# lab.c included, and runs it on the lab's README. make test's build
+# C files included (lab.c, its table, and the ex_*.c files of its hooks:
+# lab.mk's LAB_SRCS but the answer key), and runs it on the lab's README.
+# make test's build
 # section runs it; no GPU, no CUDA library (CUDA's headers, for types).
 #
 #   tests/readme-numbers.sh [ROOT]
@@ -29,10 +31,14 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 for lab in 01-warps 03-coalescing 04-tiling 07-fusion 08-tensor-cores; do
 	n=$(echo "$lab" | sed 's/^0*\([0-9]*\)-.*/\1/')
-	# What lab.c calls of the harness and CUDA is never called here:
-	# each symbol the link misses gets a stub that aborts.
+	# The lab's C files, one #include each (found through -Ilabs/LAB).
+	printf 'include labs/%s/lab.mk\nall:\n\t@echo $(filter-out $(ANSWERS),$(filter %%.c,$(LAB_SRCS)))\n' "$lab" |
+		${MAKE:-make} --no-print-directory -s -f - all |
+		tr ' ' '\n' | sed -n 's/^..*$/#include "&"/p' > "$tmp/$n.lab.c"
+	# What the lab's code calls of the harness and CUDA is never called
+	# here: each symbol the link misses gets a stub that aborts.
 	if ! $CC -std=c11 -O1 -w -D_POSIX_C_SOURCE=200809L -DLAB="$n" \
-		-DLAB_C="\"../labs/$lab/lab.c\"" -I"$CUDA_HOME/include" \
+		-DLAB_C="\"$tmp/$n.lab.c\"" -I"$CUDA_HOME/include" \
 		-Icommon -I"labs/$lab" -c -o "$tmp/$n.o" tests/readme-numbers.c \
 		> "$tmp/$n.log" 2>&1 ||
 	   ! { $CC -o "$tmp/$n" "$tmp/$n.o" -lm 2>&1 |

@@ -14,9 +14,13 @@
 #          ERROR while the rest still builds; with no GPU, make grade says
 #          so first, then checks quietly in 80 columns, status 0; make
 #          check grades the host exercises on the CPU (PASS, WRONG); the
-#          READMEs' lab tables list lab.mk's exercises; LAB=08 works and
-#          a typo lists the choices; make test installs its packages;
-#          common/ keeps its floors (tests/layers.sh).
+#          docs' hand-kept lists of labs and exercises hold what the labs
+#          hold (tests/lab-lists.sh); docs/adding-a-lab.md's lab builds
+#          and checks as the page says, and grades so on a GPU
+#          (tests/adding-a-lab.sh); LAB=08 works and a typo lists the
+#          choices; make test installs its packages; common/,
+#          tools/batch/ and grader/ keep their floors (tests/layers.sh;
+#          a planted upward include or circle fails it).
 #   gpu    solutions grade to full marks, skeletons to 0 (NOT IMPLEMENTED),
 #          and every broken submission under tests/broken/ gets its verdict
 #          while the other exercises in the same run still grade. Skipped,
@@ -209,6 +213,7 @@ section_build() {
 	build_nogpu
 	build_probe_file
 	build_exercise_tables
+	build_adding_lab
 	build_skeleton_markers
 	build_lab_names
 }
@@ -331,43 +336,45 @@ build_recordings() {
 	done
 }
 
-# Lab 07's diagnose reads Nsight Compute recordings with no GPU: its
-# header is tests/profile/'s recordings as they are now; make check grades
-# the solution PASS, the skeleton SKELETON and each broken case WRONG
-# (a reading that cannot fail proves nothing).
+# Lab 07's diagnose, compare and stalls read Nsight Compute recordings
+# with no GPU: their headers are tests/profile/'s recordings as they are
+# now; make check grades each solution PASS, each skeleton SKELETON and
+# each broken case WRONG (a reading that cannot fail proves nothing).
 build_diagnose() {
 	if [ ! -f tools/diagnose-reports.sh ]; then
-		skip "build/diagnose_reports.h is tests/profile/'s recordings: no tools/ (the student handout)"
+		skip "build/diagnose_reports.h and recordings.h are tests/profile/'s recordings: no tools/ (the student handout)"
 	elif sh tools/diagnose-reports.sh --check > "$LOGS/diagnose-reports.log" 2>&1; then
-		pass "build/labs/07-fusion/diagnose_reports.h is tests/profile/'s recordings (tools/diagnose-reports.sh)"
+		pass "build/labs/07-fusion/diagnose_reports.h and recordings.h are tests/profile/'s recordings (tools/diagnose-reports.sh)"
 	else
-		fail "build/diagnose_reports.h is tests/profile/'s recordings: run tools/diagnose-reports.sh" \
+		fail "build/diagnose_reports.h and recordings.h are tests/profile/'s recordings: run tools/diagnose-reports.sh" \
 			"$LOGS/diagnose-reports.log"
 	fi
 	log=$LOGS/check-diagnose.log
 	: > "$log"
 	bad=0 n=0
-	set -- "labs SKELETON"
-	[ -d solutions ] && set -- "$@" "solutions PASS"
-	for d in tests/broken/*; do
-		[ -f "$d/07-fusion/diagnose.cu" ] && set -- "$@" "$d WRONG"
-	done
-	for c in "$@"; do
-		src=${c% *} want=${c#* }
-		[ "$src" = labs ] || src="$src solutions"
-		$MAKE --no-print-directory check SRC="$src" LAB=fusion EX=diagnose \
-			> "$log.one" 2>&1
-		cat "$log.one" >> "$log"
-		n=$((n + 1))
-		grep -Eq "^07-fusion/diagnose:? +$want( |\$)" "$log.one" && continue
-		echo "$src: expected $want" >> "$log"
-		bad=$((bad + 1))
+	for ex in diagnose compare stalls; do
+		set -- "labs SKELETON"
+		[ -d solutions ] && set -- "$@" "solutions PASS"
+		for d in tests/broken/*; do
+			[ -f "$d/07-fusion/$ex.cu" ] && set -- "$@" "$d WRONG"
+		done
+		for c in "$@"; do
+			src=${c% *} want=${c#* }
+			[ "$src" = labs ] || src="$src solutions"
+			$MAKE --no-print-directory check SRC="$src" LAB=fusion EX=$ex \
+				> "$log.one" 2>&1
+			cat "$log.one" >> "$log"
+			n=$((n + 1))
+			grep -Eq "^07-fusion/$ex:? +$want( |\$)" "$log.one" && continue
+			echo "$src ($ex): expected $want" >> "$log"
+			bad=$((bad + 1))
+		done
 	done
 	rm -f "$log.one"
 	if [ $bad -eq 0 ]; then
-		pass "build/make check reads lab 07's diagnose on the CPU, no GPU: the recordings and drawn reports grade $n files as expected (skeleton, solution, broken cases)"
+		pass "build/make check reads lab 07's diagnose, compare and stalls on the CPU, no GPU: the recordings and drawn reports grade $n files as expected (skeletons, solutions, broken cases)"
 	else
-		fail "build/make check grades lab 07's diagnose as expected" "$log"
+		fail "build/make check grades lab 07's diagnose, compare and stalls as expected" "$log"
 	fi
 }
 
@@ -541,15 +548,21 @@ deps_install() {
 	fi
 }
 
-# common/ keeps its floors: no file includes a header of a higher floor,
-# none include one another in a circle (tests/layers.sh; the floors are
-# listed in common/harness.h).
+# common/, tools/batch/ and grader/ keep their floors: no file includes a
+# header of a higher floor, none include one another in a circle
+# (tests/layers.sh; the floors are listed in common/harness.h,
+# tools/batch/batch.h and grader/grade.h: a folder whose list is not
+# written yet is skipped). And the check can fail: a copy of tools/batch/
+# with a header included from a higher floor, or with a circle, fails it.
 build_layers() {
 	if sh tests/layers.sh > "$LOGS/layers.log" 2>&1; then
 		pass "build/common/ keeps its floors ($(sed -n 's/^layers: //p' "$LOGS/layers.log"))"
 	else
 		fail "build/common/ keeps its floors (tests/layers.sh)" "$LOGS/layers.log"
 	fi
+	layers_of tools/batch tools/batch/batch.h
+	layers_of grader grader/grade.h
+	layers_planted
 	# The verdict's one owner (grader/settle.c), and the check is real: a
 	# copy of grader/ with one verdict assigned elsewhere fails it.
 	t="build/the verdict has one owner, grader/settle.c (tests/verdict-owner.sh)"
@@ -566,6 +579,65 @@ build_layers() {
 		fail "build/tests/verdict-owner.sh fails a verdict assigned in score.c" "$vo.log"
 	else
 		pass "build/tests/verdict-owner.sh fails a verdict assigned in score.c"
+	fi
+}
+
+# layers_of DIR LIST: DIR and its sub-folders keep LIST's floors.
+layers_of() {
+	lg=$LOGS/layers-$(echo "$1" | tr / -).log
+	if [ ! -d "$1" ]; then
+		skip "build/$1/ keeps its floors: no $1/ here (the student handout)"
+		return
+	fi
+	sh tests/layers.sh "$1" "$2" > "$lg" 2>&1
+	case $? in
+	0) pass "build/$1/ keeps its floors ($(sed -n 's/^layers: //p' "$lg"))" ;;
+	3) skip "build/$1/ keeps its floors: $(sed -n 's/^layers: //p' "$lg")" ;;
+	*) fail "build/$1/ keeps its floors (tests/layers.sh $1 $2)" "$lg" ;;
+	esac
+}
+
+# A copy of tools/batch/ (beside links to grader/ and common/, which it
+# includes by path) passes tests/layers.sh as it is, and fails it with
+# util.c (floor 0) including modes.h (floor 6), and with util.c including
+# json.h (json.c includes util.h): a circle on one floor.
+layers_planted() {
+	t="build/tests/layers.sh fails a copy of tools/batch/ with an include from a higher floor, and one with a circle"
+	if [ ! -d tools/batch ]; then
+		skip "$t: no tools/batch/ here (the student handout)"
+		return
+	fi
+	lp=$(mktemp -d "${TMPDIR:-/tmp}/wb-layers-planted-XXXXXX") || { fail "$t: mktemp"; return; }
+	lg=$LOGS/layers-planted.log
+	lsh=$(pwd)/tests/layers.sh
+	mkdir -p "$lp/tools"
+	cp -R tools/batch "$lp/tools/batch"
+	ln -s "$(pwd)/grader" "$lp/grader"
+	ln -s "$(pwd)/common" "$lp/common"
+	cp "$lp/tools/batch/util.c" "$lp/util.c"
+	lbad=""
+	echo "== the copy as it is" > "$lg"
+	(cd "$lp" && sh "$lsh" tools/batch tools/batch/batch.h) >> "$lg" 2>&1 || lbad="$lbad as-is"
+	echo "== util.c includes modes.h" >> "$lg"
+	echo '#include "modes.h"' >> "$lp/tools/batch/util.c"
+	if (cd "$lp" && sh "$lsh" tools/batch tools/batch/batch.h) >> "$lg" 2>&1 ||
+	   ! grep -q 'util.c (floor 0) includes modes.h (floor 6)' "$lg"; then
+		lbad="$lbad upward"
+	fi
+	echo "== util.c includes json.h" >> "$lg"
+	cp "$lp/util.c" "$lp/tools/batch/util.c"
+	echo '#include "json.h"' >> "$lp/tools/batch/util.c"
+	if (cd "$lp" && sh "$lsh" tools/batch tools/batch/batch.h) > "$lp/circle.log" 2>&1 ||
+	   ! grep -q 'in a circle' "$lp/circle.log" || ! grep -q 'json.*util\|util.*json' "$lp/circle.log"; then
+		lbad="$lbad circle"
+	fi
+	cat "$lp/circle.log" >> "$lg"
+	rm -rf "$lp"
+	if [ -z "$lbad" ]; then
+		pass "$t"
+	else
+		echo "wrong:$lbad" >> "$lg"
+		fail "$t" "$lg"
 	fi
 }
 
@@ -629,33 +701,68 @@ build_nogpu() {
 	fi
 }
 
-# The READMEs' table of labs lists each lab's exercises as its lab.mk
-# does (the table the grader grades is checked against lab.mk above): a
-# new exercise appears in both or make test fails. In the handout its
-# README is the student one.
+# The lists of labs and exercises the docs keep by hand hold what the labs
+# hold (tests/lab-lists.sh: the READMEs' tables of labs, the handout
+# README's counts, docs/grading.md's share ceilings and cheat corpus; in
+# the handout its README is the student one); and the check is real: a
+# copy with an exercise dropped from README.md's table (and a cheat
+# case's row dropped from docs/grading.md) fails it.
 build_exercise_tables() {
-	log=$LOGS/exercise-tables.log
-	: > "$log"
-	n=0
-	for doc in README.md tools/handout-README.md; do
-		[ -f "$doc" ] || continue
-		for mk in labs/*/lab.mk; do
-			lab=$(basename "$(dirname "$mk")")
-			want=$(sed -n 's/^EXERCISES *:*= *//p' "$mk" | tr -s ' \t' '  ' | sed 's/ *$//')
-			have=$(grep "^| \[$lab\](labs/$lab/" "$doc" | grep -o '`[a-z0-9_]*`' |
-				tr -d '`' | tr '\n' ' ' | sed 's/ *$//')
-			n=$((n + 1))
-			[ "$want" = "$have" ] ||
-				echo "$doc: the row of $lab lists \"$have\"; its lab.mk: \"$want\"" >> "$log"
-		done
-	done
-	# A list that differs is caught: one exercise dropped from a copy.
-	sed '0,/^| \[05-reduction\]/s/, `argmax`//' README.md > "$LOGS/readme-dropped.md"
-	grep -q '`argmax`' "$LOGS/readme-dropped.md" && echo "the drill did not apply" >> "$log"
-	if [ ! -s "$log" ] && [ "$n" -gt 0 ]; then
-		pass "build/the READMEs' lab tables list every lab.mk's exercises, in order ($n rows)"
+	t="build/the hand-kept lists of labs and exercises hold what the labs hold (tests/lab-lists.sh)"
+	if B="$B" sh tests/lab-lists.sh > "$LOGS/lab-lists.log" 2>&1; then
+		pass "$t"
 	else
-		fail "build/the READMEs' lab tables list every lab.mk's exercises" "$log"
+		fail "$t" "$LOGS/lab-lists.log"
+	fi
+	ll=$LOGS/lab-lists-drift
+	rm -rf "$ll" && mkdir -p "$ll/docs" "$ll/tests" && ln -s "$PWD/labs" "$ll/labs" &&
+		sed '/^| \[05-reduction\]/s/, `argmax`//' README.md > "$ll/README.md"
+	want="README.md: the row of 05-reduction"
+	if [ -d tests/broken ] && [ -f docs/grading.md ]; then
+		ln -s "$PWD/tests/broken" "$ll/tests/broken" &&
+			sed '/^| `cheat-05-lost-block`/d' docs/grading.md > "$ll/docs/grading.md"
+		want="$want|no row for tests/broken/cheat-05-lost-block"
+	fi
+	B="$B" sh tests/lab-lists.sh "$ll" > "$ll.log" 2>&1
+	rc=$?
+	t="build/tests/lab-lists.sh fails a README without argmax$([ -d tests/broken ] && echo ", a cheat table without cheat-05-lost-block")"
+	if [ $rc -eq 1 ] && [ "$(grep -cE "$want" "$ll.log")" -eq "$(echo "$want" | tr '|' '\n' | grep -c .)" ]; then
+		pass "$t"
+	else
+		fail "$t" "$ll.log"
+	fi
+}
+
+# docs/adding-a-lab.md's lab, every file of it taken from the page, builds
+# and checks as the page says in a copy of the repository, and grades so
+# where there is a GPU (tests/adding-a-lab.sh; its builds in
+# BUILD/adding-a-lab); and the check is real: a copy of the page whose
+# table of verdicts says a solution is WRONG fails it. Not in the student
+# handout, which has no such page.
+build_adding_lab() {
+	t="build/docs/adding-a-lab.md's lab builds and checks as the page says (tests/adding-a-lab.sh)"
+	if [ ! -f docs/adding-a-lab.md ] || [ ! -f tests/adding-a-lab.sh ]; then
+		skip "$t: no docs/adding-a-lab.md (the student handout)"
+		return
+	fi
+	if BUILD="$BUILD" MAKE="$MAKE" JOBS="$JOBS" sh tests/adding-a-lab.sh \
+		> "$LOGS/adding-a-lab.log" 2>&1; then
+		pass "$t"
+	else
+		fail "$t" "$LOGS/adding-a-lab.log"
+	fi
+	why=$(sed -n 's/^gpu: skipped: //p' "$LOGS/adding-a-lab.log")
+	[ -z "$why" ] || skip "build/docs/adding-a-lab.md's lab grades as the page says (make grade): $why"
+	sed 's/^\(| `make check [^|]*SRC=solutions` |.*| \)PASS |$/\1WRONG |/' docs/adding-a-lab.md \
+		> "$LOGS/adding-a-lab-wrong.md"
+	t="build/tests/adding-a-lab.sh fails a page whose table of verdicts says a solution is WRONG"
+	if ! cmp -s docs/adding-a-lab.md "$LOGS/adding-a-lab-wrong.md" &&
+	   ! BUILD="$BUILD" sh tests/adding-a-lab.sh "$LOGS/adding-a-lab-wrong.md" \
+		> "$LOGS/adding-a-lab-wrong.log" 2>&1 &&
+	   grep -q 'gets WRONG, which would be PASS' "$LOGS/adding-a-lab-wrong.log"; then
+		pass "$t"
+	else
+		fail "$t" "$LOGS/adding-a-lab-wrong.log"
 	fi
 }
 

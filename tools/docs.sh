@@ -22,9 +22,10 @@
 #   limits  every exercise: its points, its time limit, its benchmark size
 #   help    (LAB is "make") what `make help` prints: the Makefile's header,
 #           with the default build folders
-# The tables are read from each lab's info binary (`info --list`,
-# `info --rules`); B (set by the Makefile) is the build folder, the
-# binaries are $B/labs/LAB/info.
+# A marker line inside a fenced code block (``` lines) is an example,
+# left as it is. The tables are read from each lab's info binary
+# (`info --list`, `info --rules`); B (set by the Makefile) is the build
+# folder, the binaries are $B/labs/LAB/info.
 
 set -u
 B=${B:-build/sm75}
@@ -147,8 +148,17 @@ block() {
 # Rewrite file $1's blocks into $2.
 render() {
 	: > "$2"
-	kind=""
+	kind="" code=0
 	while IFS= read -r line || [ -n "$line" ]; do
+		# A marker inside a fenced code block is an example, not a block
+		# (docs/adding-a-lab.md shows a lab's README whole).
+		if [ -z "$kind" ]; then
+			case ${line#"${line%%[! ]*}"} in '```'*) code=$((1 - code)) ;; esac
+			if [ "$code" = 1 ]; then
+				printf '%s\n' "$line" >> "$2"
+				continue
+			fi
+		fi
 		case $line in
 		"<!-- tiers: "* | "<!-- rules: "* | "<!-- limits: "* | "<!-- help: "*)
 			printf '%s\n' "$line" >> "$2"

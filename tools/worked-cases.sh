@@ -8,12 +8,12 @@
 # of a host exercise, left out of the student handout) ships instead a
 # header of worked cases with the rule's answers, which its lab.c grades
 # exactly in the handout, where no rule is linked (docs/grading.md,
-# "Prediction exercises"): labs/03-coalescing/sectors_worked.h,
-# labs/04-tiling/roofline_worked.h, labs/07-fusion/passes_worked.h.
-# tools/worked-cases.c picks the cases; this script builds it once per
-# such lab, against that lab's answers.c, and writes the header into the
-# lab's folder. Run it after changing a rule or the cases, and commit
-# the headers with it.
+# "Prediction exercises"): labs/<lab>/<exercise>_worked.h, one for each
+# exercise the lab grades by worked cases.
+# tools/worked-cases/lab<NN>.c picks a lab's cases (tools/worked-cases.c
+# holds their main()); this script builds them once per such lab, against
+# that lab's answers.c, and writes the headers into the lab's folder. Run
+# it after changing a rule or the cases, and commit the headers with it.
 #
 #   --check   write nothing: exit 1, naming each, when a committed header
 #             is not what the rule gives now (make test runs this)
@@ -50,7 +50,8 @@ while read -r lab answers; do
 	mkdir -p "$tmp/$lab"
 	if ! $CC -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L \
 		-DWORKED_LAB="$n" -I"$CUDA_HOME/include" -Icommon -I"labs/$lab" \
-		-o "$tmp/$lab/gen" tools/worked-cases.c "labs/$lab/$answers" \
+		-o "$tmp/$lab/gen" tools/worked-cases.c \
+		"tools/worked-cases/lab$(printf %02d "$n").c" "labs/$lab/$answers" \
 		common/rng.c -lm > "$tmp/$lab/build.log" 2>&1 ||
 	   ! "$tmp/$lab/gen" "$tmp/$lab" > "$tmp/$lab/run.log" 2>&1; then
 		echo "worked-cases: $lab: the generator failed:" >&2

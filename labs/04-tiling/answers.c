@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * answers.c - lab 04's answer key: the rule its host exercise `roofline`
- * is graded against. It computes exactly what the exercise asks a
+ * answers.c - lab 04's answer key: the rules its host exercises
+ * `roofline`, `peak` and `constant` are graded against. It computes exactly what the exercise asks a
  * student to write, so it is the instructor's copy only:
  *
  *   - lab.mk names it (ANSWERS) and links it into the lab where it is;
@@ -21,6 +21,8 @@
  * weak references for the exercises' entry points (grader/inspect/inspect.sh),
  * which a submission may define.
  */
+#include <math.h>
+
 #include "tiling.h"
 
 /*
@@ -86,6 +88,39 @@ static void lab_peak(const struct peak_gpu *g, double intensity,
 
 void (*peak_rule)(const struct peak_gpu *g, double intensity,
 		  struct peak_pred *p) = lab_peak;
+
+/*
+ * constant's rule, as tiling.h and the README (section 13) state it. The
+ * constant cache serves one address per pass and broadcasts it to every
+ * lane that asked for it: the passes are the distinct elements the
+ * active lanes read. The same read from global memory costs the distinct
+ * 32-byte sectors, 8 elements each from the table's aligned start. The
+ * expected distinct entries of `lanes` independent uniform draws from
+ * `entries`: each entry is missed by all with chance (1 - 1/entries) to
+ * the power lanes; the sum of the chances it is hit (log1p and expm1
+ * keep the digits where 1/entries is small).
+ */
+static void lab_constant(const struct const_read *r, struct const_pred *p)
+{
+	unsigned char hit[16384] = { 0 }, sec[16384 / 8] = { 0 };
+	long long e = r->base % r->entries, d = r->step % r->entries;
+
+	p->passes = p->sectors = 0;
+	for (int t = 0; t < r->lanes; t++) {
+		/* index(t), stepped group by group, kept in 0 .. entries-1 */
+		long long i = ((e + (long long)(t / r->group) % r->entries * d) %
+			       r->entries + r->entries) % r->entries;
+
+		p->passes += !hit[i];
+		p->sectors += !sec[i / 8];
+		hit[i] = sec[i / 8] = 1;
+	}
+	p->random_passes = -r->entries *
+			   expm1(r->lanes * log1p(-1.0 / r->entries));
+}
+
+void (*constant_rule)(const struct const_read *r,
+		      struct const_pred *p) = lab_constant;
 
 /* What lab.c calls: its weak, empty roofline_rule is replaced by this one. */
 void (*roofline_rule)(const struct roof_kernel *k, const struct roof_gpu *g,

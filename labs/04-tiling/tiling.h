@@ -95,6 +95,34 @@ struct peak_pred {
 
 void peak(const struct peak_gpu *g, double intensity, struct peak_pred *p);
 
+/*
+ * Exercise 5, constant: one warp-wide read of a __constant__ table of
+ * 4-byte elements (README, section 13). Active lane t, 0 <= t < lanes,
+ * reads element
+ *     (base + (t / group) * step) mod entries
+ * (the remainder from 0 to entries - 1, also where base + (t / group)
+ * step is negative) of a table of `entries` elements whose first byte is
+ * 256-byte aligned. Host code: no GPU, no CUDA call.
+ */
+struct const_read {
+	long long base;  /* 0 to 2^40 */
+	long long step;  /* elements between groups: 0, positive or negative,
+			  * |step| < 2^40 */
+	int group;       /* neighbouring lanes that share an index: 1 to 32 */
+	int entries;     /* the table's elements: 1 to 16384 (64 KB) */
+	int lanes;       /* active lanes 0 .. lanes-1: 1 to 32 */
+};
+
+struct const_pred {
+	int passes;           /* the constant cache's passes for this read */
+	int sectors;          /* the same read as a global load: the 32-byte
+			       * sectors its request touches (lab 03) */
+	double random_passes; /* the passes expected were every active lane
+			       * to read an entry drawn uniformly at random */
+};
+
+void constant_passes(const struct const_read *r, struct const_pred *p);
+
 /* The naive references the grader times against (naive.cu). */
 void naive_transpose(const float *a, float *b, size_t rows, size_t cols);
 void naive_matmul(const float *a, const float *b, float *c, size_t m,

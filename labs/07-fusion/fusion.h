@@ -167,6 +167,109 @@ struct diag_answer {
 void diagnose(const struct diag_report *r, struct diag_answer *a);
 
 /*
+ * The compare exercise (README, section 16): two versions of one task,
+ * each one profiled call as Nsight Compute recorded it, side by side as
+ * ncu's baseline shows them. Counters are summed over a call's kernels,
+ * the throughputs averaged over them weighted by their time.
+ */
+struct cmp_version {
+	int kernels;       /* kernels the call launched */
+	double time_ns;    /* gpu__time_duration.sum */
+	double dram_bytes; /* dram__bytes_read.sum + dram__bytes_write.sum */
+	double dram_pct;   /* dram__throughput.avg.pct_of_peak_sustained_elapsed */
+	double sm_pct;     /* sm__throughput.avg.pct_of_peak_sustained_elapsed */
+	double l2_pct;     /* lts__throughput.avg.pct_of_peak_sustained_elapsed */
+};
+
+struct cmp_pair {
+	struct cmp_version v[2]; /* [0] the baseline, [1] the version
+				  * compared with it; the same task, on the
+				  * same GPU */
+	double flops;            /* the task's floating-point operations,
+				  * the same for both; 0: none counted */
+};
+
+/* The figures whose change ncu's baseline shows, in cmp_answer.change. */
+enum cmp_figure {
+	CMP_TIME, CMP_DRAM_BYTES, CMP_DRAM_PCT, CMP_SM_PCT, CMP_L2_PCT,
+	CMP_NFIGURES
+};
+
+/* One version where the roofline chart puts it (a ratio whose
+ * denominator is 0 is 0). */
+struct cmp_side {
+	double gbps;      /* DRAM bytes a second, GB/s (10^9 bytes) */
+	double peak_gbps; /* the DRAM peak its dram_pct is a share of */
+	double intensity; /* flop/B: the task's flops over its DRAM bytes */
+	double gflops;    /* GFLOP/s: the task's flops over its time */
+};
+
+struct cmp_answer {
+	double speedup;               /* the baseline's time over the other's */
+	double change[CMP_NFIGURES];  /* each figure's change from the
+				       * baseline, % of the baseline's */
+	struct cmp_side side[2];      /* the baseline, the other */
+	int faster_left;              /* 1: the faster version sits left of
+				       * the slower on the roofline, its
+				       * intensity under 0.9 times the
+				       * slower's (the roofline puzzle) */
+};
+
+/* The compare exercise: read two versions, fill *a. Host code. */
+void compare(const struct cmp_pair *p, struct cmp_answer *a);
+
+/*
+ * The stalls exercise (README, section 17): why a kernel's warps wait,
+ * from ncu's Warp State Statistics. Per warp, the average cycles between
+ * two of its instructions, and how many of them went to each reason
+ * (smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio,
+ * in this order); averaged over a call's kernels weighted by their time.
+ */
+enum stall_reason {
+	STALL_BARRIER, STALL_BRANCH_RESOLVING, STALL_DISPATCH_STALL,
+	STALL_DRAIN, STALL_IMC_MISS, STALL_LG_THROTTLE,
+	STALL_LONG_SCOREBOARD, STALL_MATH_PIPE_THROTTLE, STALL_MEMBAR,
+	STALL_MIO_THROTTLE, STALL_MISC, STALL_NO_INSTRUCTION,
+	STALL_NOT_SELECTED, STALL_SHORT_SCOREBOARD, STALL_SLEEPING,
+	STALL_TEX_THROTTLE, STALL_WAIT,
+	STALL_COUNT,
+	STALL_NONE = STALL_COUNT /* no reason: nothing to act on */
+};
+
+struct stall_report {
+	int kernels;                /* kernels the call launched */
+	double cycles;              /* smsp__average_warp_latency_per_inst_issued.ratio */
+	double stall[STALL_COUNT];  /* cycles of those spent on each reason */
+	double dram_pct;            /* dram__throughput.avg.pct_of_peak_sustained_elapsed */
+	double dram_bytes;          /* dram__bytes_read.sum + dram__bytes_write.sum */
+	double min_bytes;           /* the task's fewest bytes; 0: not counted */
+};
+
+/* What fills the queue a throttle waits on. */
+enum stall_cause {
+	CAUSE_NONE,          /* no throttle to act on */
+	CAUSE_GLOBAL_LOCAL,  /* global and local memory instructions */
+	CAUSE_SHARED_MIO,    /* shared memory, special functions, shuffles
+			      * and other MIO instructions */
+	CAUSE_TEXTURE,       /* texture and surface instructions (and what
+			      * a chip routes through that unit) */
+	CAUSE_MATH_PIPE,     /* arithmetic on one oversubscribed pipe */
+};
+
+struct stall_answer {
+	enum stall_reason top;         /* the reason with the most cycles */
+	double top_share;              /* its cycles over report.cycles */
+	enum stall_reason throttle;    /* the throttle to act on, or
+					* STALL_NONE */
+	double throttle_share;         /* its cycles over report.cycles; 0
+					* for STALL_NONE */
+	enum stall_cause cause;        /* what fills its queue */
+};
+
+/* The stalls exercise: read one report, fill *a. Host code. */
+void stalls(const struct stall_report *r, struct stall_answer *a);
+
+/*
  * The naive references the grader times against (naive.cu): the eager
  * kernel sequences, one kernel per operation.
  */

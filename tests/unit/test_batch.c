@@ -11,7 +11,20 @@
 
 #include <sys/stat.h>
 
-#include "batch.h"
+#include "args.h"
+#include "book.h"
+#include "collect.h"
+#include "conf.h"
+#include "files.h"
+#include "json.h"
+#include "lablist.h"
+#include "match.h"
+#include "roster.h"
+#include "sandbox.h"
+#include "slurm.h"
+#include "sub.h"
+#include "summary.h"
+#include "util.h"
 #include <jansson.h>
 
 /* The labs of the tests: 05 (sum, argmax), 06 (rmsnorm), 09 (sum too). */
@@ -565,19 +578,6 @@ static void test_summary(void **state)
 	assert_contains(text, "no points were given");
 	assert_null(strstr(text, "Total points"));
 	free(text);
-}
-
-static void test_quantile(void **state)
-{
-	double x[] = { 1, 2, 3, 4 };
-
-	(void)state;
-	assert_near(bt_quantile(x, 4, 0), 1, 1e-12);
-	assert_near(bt_quantile(x, 4, 0.5), 2.5, 1e-12);
-	assert_near(bt_quantile(x, 4, 0.25), 1.75, 1e-12);
-	assert_near(bt_quantile(x, 4, 1), 4, 1e-12);
-	assert_near(bt_quantile(x, 1, 0.5), 1, 1e-12);
-	assert_near(bt_quantile(x, 0, 0.5), 0, 1e-12);
 }
 
 /* ---- publishing atomically --------------------------------------------- */
@@ -1141,7 +1141,6 @@ int main(void)
 		cmocka_unit_test(test_gradebook_csv),
 		cmocka_unit_test(test_scores_csv),
 		cmocka_unit_test(test_summary),
-		cmocka_unit_test(test_quantile),
 		cmocka_unit_test(test_publish_and_recover),
 		cmocka_unit_test(test_write_atomic),
 		cmocka_unit_test(test_box_argv),

@@ -10,7 +10,12 @@
 
 #include <sys/stat.h>
 
-#include "batch.h"
+#include "book.h"
+#include "classpage.h"
+#include "conf.h"
+#include "lablist.h"
+#include "row.h"
+#include "util.h"
 
 #define HEAD "lab\texercise\tverdict\tpoints\tmax_points\tspeedup\ttier_speedups\n"
 

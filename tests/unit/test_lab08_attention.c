@@ -4,12 +4,17 @@
  * double-precision reference and derived tolerance pass a float32 kernel
  * that rounds as the fused one does (P to bf16 for P V, float sums, bf16
  * out), and fail the planted bugs of tests/broken/attention-* (a check
- * that cannot fail proves nothing). lab.c is included whole; the harness
- * functions it calls are stubbed here: one thread, buffers on the host.
+ * that cannot fail proves nothing). The lab's C files are included whole
+ * (lab.c's table and the hooks it names); the harness functions they call
+ * are stubbed here: one thread, buffers on the host.
  */
 #include "unit.h"
 
 #include "../../labs/08-tensor-cores/lab.c"
+#include "../../labs/08-tensor-cores/lab_shared.c"
+#include "../../labs/08-tensor-cores/ex_fragments.c"
+#include "../../labs/08-tensor-cores/ex_hgemm.c"
+#include "../../labs/08-tensor-cores/ex_attention.c"
 
 /* ---- the harness, on the host ---- */
 
@@ -121,7 +126,7 @@ struct shape {
 
 static float ld(const bf16_bits *p, long i)
 {
-	return (float)bf16_to_double(p[i]);
+	return (float)lab08_bf16_to_double(p[i]);
 }
 
 /* Tile t's scores for query row r (head offset h0), masked to -inf. */
@@ -170,7 +175,8 @@ static void fused_row(const struct shape *s, long r, float *acc)
 			acc[d] *= al;
 		for (int jj = 0; jj < TILE; jj++) {
 			float e = expf(sc[jj] - base);
-			float p = (float)bf16_to_double(float_to_bf16(e));
+			float p = (float)lab08_bf16_to_double(
+				lab08_float_to_bf16(e));
 			long j = h0 + t * TILE + jj;
 
 			if (sc[jj] == -INFINITY)
@@ -182,7 +188,7 @@ static void fused_row(const struct shape *s, long r, float *acc)
 		m = mn;
 	}
 	for (int d = 0; d < s->dim; d++)
-		s->o[r * s->dim + d] = float_to_bf16(acc[d] / l);
+		s->o[r * s->dim + d] = lab08_float_to_bf16(acc[d] / l);
 }
 
 /* Set up size z, run the host kernel with bug, check; 1 if it failed. */

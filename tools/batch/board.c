@@ -13,8 +13,15 @@
  *     OUT/.board-key (so that a classmate who knows the roster cannot
  *     work a pseudonym back, and a pseudonym stays the same from one run
  *     to the next).
+ *
+ * Floor 4 (batch.h): uses conf, row, tsv, json, util, files and the
+ * grader's grader/html_text.h.
  */
-#include "batch.h"
+#include "board.h"
+#include "files.h"
+#include "json.h"
+#include "tsv.h"
+#include "util.h"
 #include "../../grader/html_text.h"
 
 #include <fcntl.h>
@@ -33,35 +40,6 @@ struct entry {
 	char who[BT_ID_LEN];
 	double speedup;
 };
-
-/* The column called name in a TSV header, or -1. */
-static int col(const char *header, const char *name)
-{
-	size_t len = strlen(name);
-	const char *p = header;
-
-	for (int i = 0; p; i++) {
-		if (!strncmp(p, name, len) && (p[len] == '\t' || p[len] == '\n' ||
-					       !p[len]))
-			return i;
-		p = strchr(p, '\t');
-		p = p ? p + 1 : NULL;
-	}
-	return -1;
-}
-
-static void fld(const char *line, int k, char *out, size_t n)
-{
-	const char *p = line;
-
-	out[0] = '\0';
-	for (int i = 0; i < k && p; i++) {
-		p = strchr(p, '\t');
-		p = p ? p + 1 : NULL;
-	}
-	if (p)
-		bt_fmt(out, n, "%.*s", (int)strcspn(p, "\t\n"), p);
-}
 
 /* A file sandboxed code wrote: a regular file, no link, at most 4 MiB. */
 static char *read_nofollow(const char *path)
@@ -115,18 +93,18 @@ static int entries(const char *tsv, const char *model, const char *who,
 	if (!copy)
 		return 0;
 	line = strtok_r(copy, "\n", &save);
-	cl = line ? col(line, "lab") : -1;
-	ce = line ? col(line, "exercise") : -1;
-	cv = line ? col(line, "verdict") : -1;
-	cs = line ? col(line, "speedup") : -1;
+	cl = line ? bt_tsv_col(line, "lab") : -1;
+	ce = line ? bt_tsv_col(line, "exercise") : -1;
+	cv = line ? bt_tsv_col(line, "verdict") : -1;
+	cs = line ? bt_tsv_col(line, "speedup") : -1;
 	while (cl >= 0 && ce >= 0 && cv >= 0 && cs >= 0 && n < max &&
 	       (line = strtok_r(NULL, "\n", &save))) {
 		char lab[BT_NAME_LEN], ex[BT_NAME_LEN], v[32], sp[32];
 
-		fld(line, cl, lab, sizeof(lab));
-		fld(line, ce, ex, sizeof(ex));
-		fld(line, cv, v, sizeof(v));
-		fld(line, cs, sp, sizeof(sp));
+		bt_tsv_field(line, cl, lab, sizeof(lab));
+		bt_tsv_field(line, ce, ex, sizeof(ex));
+		bt_tsv_field(line, cv, v, sizeof(v));
+		bt_tsv_field(line, cs, sp, sizeof(sp));
 		if (strcmp(v, "PASS") || atof(sp) <= 0)
 			continue;
 		bt_fmt(e[n].ex, sizeof(e[n].ex), "%s/%s", lab, ex);

@@ -8,13 +8,21 @@
  * report.html's style (grader/html_text.c), with no script and nothing
  * fetched; no student is named, unless the course file asks for a
  * leaderboard (board.c).
+ *
+ * Floor 4 (batch.h): uses conf, row, tsv, board, util, files, and outside
+ * this folder common/stats.h (the quartiles) and grader/html_text.h.
  */
+#include "classpage.h"
+#include "board.h"
+#include "files.h"
+#include "tsv.h"
+#include "util.h"
+#include "../../common/stats.h"
+#include "../../grader/html_text.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "batch.h"
-#include "../../grader/html_text.h"
 
 #define BINS 10
 #define MAX_TIERS 8
@@ -30,35 +38,6 @@ struct ex_stats {
 	int ntier[MAX_TIERS];
 	double max;
 };
-
-/* The column called name in a TSV header line, or -1. */
-static int column_of(const char *header, const char *name)
-{
-	const char *p = header;
-	size_t len = strlen(name);
-
-	for (int i = 0; p; i++) {
-		if (!strncmp(p, name, len) && (p[len] == '\t' || !p[len]))
-			return i;
-		p = strchr(p, '\t');
-		p = p ? p + 1 : NULL;
-	}
-	return -1;
-}
-
-/* Field k of a tab-separated line, copied into out. */
-static void field(const char *line, int k, char *out, size_t n)
-{
-	const char *p = line;
-
-	out[0] = '\0';
-	for (int i = 0; i < k && p; i++) {
-		p = strchr(p, '\t');
-		p = p ? p + 1 : NULL;
-	}
-	if (p)
-		bt_fmt(out, n, "%.*s", (int)strcspn(p, "\t"), p);
-}
 
 static void count_verdict(struct ex_stats *s, const char *v)
 {
@@ -101,18 +80,18 @@ static void read_speedups(const char *dir, const struct bt_labs *l,
 	line = tsv ? strtok_r(tsv, "\n", &save) : NULL;
 	if (!line)
 		goto out;
-	cl = column_of(line, "lab");
-	ce = column_of(line, "exercise");
-	cv = column_of(line, "verdict");
-	cs = column_of(line, "speedup");
-	ct = column_of(line, "tier_speedups");
+	cl = bt_tsv_col(line, "lab");
+	ce = bt_tsv_col(line, "exercise");
+	cv = bt_tsv_col(line, "verdict");
+	cs = bt_tsv_col(line, "speedup");
+	ct = bt_tsv_col(line, "tier_speedups");
 	if (cl < 0 || ce < 0 || cv < 0 || cs < 0)
 		goto out;
 	while ((line = strtok_r(NULL, "\n", &save))) {
-		field(line, cl, lab, sizeof(lab));
-		field(line, ce, ex, sizeof(ex));
-		field(line, cv, v, sizeof(v));
-		field(line, cs, sp, sizeof(sp));
+		bt_tsv_field(line, cl, lab, sizeof(lab));
+		bt_tsv_field(line, ce, ex, sizeof(ex));
+		bt_tsv_field(line, cv, v, sizeof(v));
+		bt_tsv_field(line, cs, sp, sizeof(sp));
 		for (int i = 0; i < l->n; i++) {
 			struct ex_stats *s = &st[i];
 
@@ -121,7 +100,7 @@ static void read_speedups(const char *dir, const struct bt_labs *l,
 				continue;
 			s->speedup[s->nspeedup++] = atof(sp);
 			if (ct >= 0) {
-				field(line, ct, tiers, sizeof(tiers));
+				bt_tsv_field(line, ct, tiers, sizeof(tiers));
 				add_tiers(s, tiers);
 			}
 		}
@@ -159,13 +138,6 @@ static int gather(const struct bt_conf *c, const struct bt_row *rows, int n,
 		read_speedups(dir, &c->labs, st);
 	}
 	return 0;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* ---- drawing --------------------------------------------------------- */
@@ -234,23 +206,28 @@ static void histogram(FILE *f, const struct ex_stats *s)
 }
 
 /* Minimum, quartiles and maximum of the speedups, log scale, the median
- * submission's tiers marked. */
+ * submission's tiers marked (common/stats.c's quartiles). */
 static void speedups(FILE *f, struct ex_stats *s)
 {
-	double q[5], lo, hi, w = 260;
+	double q[5], tier[MAX_TIERS], lo, hi, w = 260;
+	struct wb_summary sum;
 
 	if (!s->nspeedup) {
 		fprintf(f, "none passed");
 		return;
 	}
-	qsort(s->speedup, s->nspeedup, sizeof(double), cmp_d);
-	for (int k = 0; k < 5; k++)
-		q[k] = bt_quantile(s->speedup, s->nspeedup, k / 4.0);
+	wb_summarize(s->speedup, s->nspeedup, &sum);
+	q[0] = sum.min;
+	q[1] = sum.q1;
+	q[2] = sum.median;
+	q[3] = sum.q3;
+	q[4] = sum.max;
 	lo = fmin(0.8, q[0] * 0.8);
 	hi = q[4] * 1.2;
 	for (int k = 0; k < MAX_TIERS && s->ntier[k]; k++) {
-		qsort(s->tier[k], s->ntier[k], sizeof(double), cmp_d);
-		hi = fmax(hi, bt_quantile(s->tier[k], s->ntier[k], 0.5) * 1.2);
+		wb_summarize(s->tier[k], s->ntier[k], &sum);
+		tier[k] = sum.median;
+		hi = fmax(hi, tier[k] * 1.2);
 	}
 #define X(v) (4 + (w - 8) * (log10(v) - log10(lo)) / (log10(hi) - log10(lo)))
 	fprintf(f, "<svg class=\"spread\" data-median=\"%.4f\" data-n=\"%d\" "
@@ -262,7 +239,7 @@ static void speedups(FILE *f, struct ex_stats *s)
 		q[2], s->nspeedup, w, X(q[0]), X(q[4]), X(q[1]), X(q[3]) - X(q[1]),
 		X(q[2]), X(q[2]));
 	for (int k = 0; k < MAX_TIERS && s->ntier[k]; k++) {
-		double t = bt_quantile(s->tier[k], s->ntier[k], 0.5);
+		double t = tier[k];
 
 		fprintf(f, "<line class=\"tier\" data-value=\"%.3f\" x1=\"%.2f\" "
 			   "y1=\"0\" x2=\"%.2f\" y2=\"24\" stroke=\"#1f2328\" "

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cli.h - what the batch tool's command line set (main.c) and the steps
- * before grading (setup.c) that complete it.
+ * cli.h - what the batch tool's command line set (cli.c) and the steps
+ * before grading (setup.c) complete. Floor 6 (batch.h): uses conf.
  */
 #ifndef BATCH_CLI_H
 #define BATCH_CLI_H
 
 #include "batch.h"
+#include "conf.h"
 
 struct cli {
 	struct bt_conf c;
@@ -19,23 +20,10 @@ struct cli {
 	char *smi; /* nvidia-smi's "index, uuid" lines (smi_uuids()) */
 };
 
-/* The grader, devinfo and the prebuilt objects, needed to grade: 0, or
- * -1 said. */
-int setup_tools(struct cli *k);
-/* The paths made absolute (repository, build, output or scratch folder,
- * course file) and the defaults filled in (jobs, limits, the sandbox's
- * limits, make and bwrap found): 0, or -1 said. */
-int setup_paths(struct cli *k);
-/* Make sure a sandbox can be made for boxes at once (or say how to run
- * without one): 0, or -1 said. */
-int setup_sandbox(struct bt_conf *c, int boxes);
-/* The GPUs to use: --gpus, else CUDA_VISIBLE_DEVICES, else nvidia-smi's;
- * how many. */
-int setup_gpus(struct cli *k);
-/* Each GPU's UUID, lock file and /dev node (the log says what it found). */
-void setup_gpu_info(struct cli *k);
-/* devinfo --check on each GPU, outside the sandbox and then inside:
- * 0 all work, -1 said. */
-int setup_check_gpus(struct bt_conf *c);
+/* The usage message, on stderr: returns 2, the status to exit with. */
+int cli_usage(void);
+/* argv into k (its c: the settings given): 0, or -1 when the command line
+ * is not one the usage message allows. */
+int cli_parse(int argc, char **argv, struct cli *k);
 
-#endif
+#endif /* BATCH_CLI_H */

@@ -10,8 +10,12 @@
  * kernel sets: copying or unpacking with preserved times (cp -p, tar, a
  * student's own file times) changes mtime, never ctime. Never a commit's
  * date, never a time inside the submission.
+ *
+ * Floor 1 (batch.h): uses row, sub, util and files.
  */
-#include "batch.h"
+#include "late.h"
+#include "files.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -8,7 +8,7 @@
  *   /usr (and /bin, /lib... as on the host), a few files of /etc (users,
  *   the dynamic linker's cache, alternatives), a fresh /proc and /dev,
  *   read-only;
- *   of the repository, only its build inputs (repo_inputs[] below: the
+ *   of the repository, only its build inputs (conf.c's repo_inputs[]: the
  *   Makefile, labs/, common/, grader/, calibrations/), read-only: not
  *   solutions/, tests/, .git, docs/, tools/, nor anything else a course
  *   keeps in that folder (a TA's notes, last term's submissions);
@@ -36,7 +36,7 @@
  * delegated cgroup v2 folder is given (SANDBOX_CGROUP), else RLIMIT_DATA
  * per process (RLIMIT_AS would break the CUDA runtime, which reserves
  * huge address ranges); RLIMIT_FSIZE per file and the wall-clock limits
- * of the batch (sched.c).
+ * of the batch (schedule.c).
  *
  * The command line is three programs, each of which execs the next:
  *
@@ -50,28 +50,26 @@
  *
  * The grader's per-GPU lock (grader/run/gpustate.c) lands in the scratch
  * folder (WB_LOCK_DIR), where it locks nothing: the batch takes that lock
- * itself, outside (sched.c). LD_LIBRARY_PATH is passed on, for driver
+ * itself, outside (schedule.c). LD_LIBRARY_PATH is passed on, for driver
  * libraries that live outside the linker's cache.
+ *
+ * Here: the command line (bt_box_argv()), whether a sandbox can be made
+ * (bt_box_probe()) and each GPU's node. The steps inside it are
+ * boxstep.c, its cgroup cgroup.c, the box of each of a run's commands
+ * conf.c. Floor 2 (batch.h): uses args, util, files and process.
  */
-#define _DEFAULT_SOURCE /* setgroups */
-#include "batch.h"
+#include "sandbox.h"
+#include "files.h"
+#include "process.h"
+#include "util.h"
 
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
-#include <time.h>
 #include <unistd.h>
-
-#define CGROUP2_MAGIC 0x63677270
 
 /* Top-level folders that are links into /usr on merged-/usr systems. */
 static const char *const sys_dirs[] = { "/bin", "/sbin", "/lib", "/lib64",
@@ -241,7 +239,7 @@ static void environment(const struct bt_box *b, struct bt_args *a)
 	bt_fmt(tmpdir, sizeof(tmpdir), "%s/tmp", b->scratch);
 	env(a, "TMPDIR", tmpdir);
 	/* The grader's per-GPU lock (grader/run/gpustate.c) has no /tmp to go
-	 * to in here; the batch holds the real one (sched.c). */
+	 * to in here; the batch holds the real one (schedule.c). */
 	env(a, "WB_LOCK_DIR", tmpdir);
 	if (getenv("LD_LIBRARY_PATH"))
 		env(a, "LD_LIBRARY_PATH", getenv("LD_LIBRARY_PATH"));
@@ -373,199 +371,6 @@ int bt_box_probe(const struct bt_box *b, char *why, size_t n)
 	return 0;
 }
 
-/* ---- the steps inside the command line ------------------------------ */
-
-static int die(int code, const char *what, const char *detail)
-{
-	fprintf(stderr, "batch (sandbox): %s%s%s\n", what, detail ? ": " : "",
-		detail ? detail : "");
-	return code;
-}
-
-/* The settings of a step: "--name value" pairs, then "--" and the
- * command. */
-struct step {
-	const char *cgroup;
-	long long uid, gid, nproc, mem, data;
-	char **rest;
-};
-
-static int step_args(char **argv, struct step *s)
-{
-	s->cgroup = NULL;
-	s->uid = s->gid = -1;
-	s->nproc = BT_BOX_NPROC;
-	s->mem = s->data = 0;
-	for (; *argv && strcmp(*argv, "--"); argv += 2) {
-		const char *v = argv[1];
-
-		if (!v)
-			return -1;
-		if (!strcmp(*argv, "--cgroup"))
-			s->cgroup = v;
-		else if (!strcmp(*argv, "--uid"))
-			s->uid = atoll(v);
-		else if (!strcmp(*argv, "--gid"))
-			s->gid = atoll(v);
-		else if (!strcmp(*argv, "--nproc"))
-			s->nproc = atoll(v);
-		else if (!strcmp(*argv, "--mem"))
-			s->mem = atoll(v);
-		else if (!strcmp(*argv, "--data"))
-			s->data = atoll(v);
-		else
-			return -1;
-	}
-	if (!*argv || !argv[1] || (s->uid >= 0) != (s->gid >= 0) ||
-	    s->nproc <= 0)
-		return -1;
-	s->rest = argv + 1;
-	return 0;
-}
-
-/* Become uid and gid, with no supplementary groups, for good; as root
- * first empty the capability bounding set too. */
-static int become(long uid, long gid)
-{
-	gid_t g = (gid_t)gid;
-
-	for (int cap = 0; geteuid() == 0 && cap < 64; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL)
-			break; /* no CAP_SETPCAP: a user namespace's root */
-
-	if (setgroups(1, &g) || setgid(g) || setuid((uid_t)uid))
-		return -1;
-	if (getuid() != (uid_t)uid || geteuid() != (uid_t)uid ||
-	    getgid() != g || getegid() != g || setuid(0) == 0)
-		return -1;
-	return 0;
-}
-
-static int write_file(const char *dir, const char *name, const char *text)
-{
-	char path[BT_PATH];
-	int fd, rc;
-
-	bt_fmt(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	rc = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
-	return close(fd) || rc ? -1 : 0;
-}
-
-/* Make <cgroup>/wb-<pid>, set its limits and move this process into it. */
-static int join_cgroup(const char *cgroup, long long nproc, long long mem)
-{
-	char dir[BT_PATH], num[32];
-
-	bt_fmt(dir, sizeof(dir), "%s/wb-%ld", cgroup, (long)getpid());
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -1;
-	bt_fmt(num, sizeof(num), "%lld\n", nproc);
-	if (write_file(dir, "pids.max", num))
-		return -1;
-	if (mem > 0) {
-		bt_fmt(num, sizeof(num), "%lld\n", mem);
-		if (write_file(dir, "memory.max", num))
-			return -1;
-		/* Swap would only slow a hog down: none (where there is
-		 * a knob for it). */
-		write_file(dir, "memory.swap.max", "0\n");
-	}
-	return write_file(dir, "cgroup.procs", "0\n");
-}
-
-int bt_box_enter(char **argv)
-{
-	struct step s;
-
-	if (step_args(argv, &s))
-		return die(126, "--box-enter: bad arguments", NULL);
-	if (s.cgroup && join_cgroup(s.cgroup, s.nproc, s.mem))
-		return die(126, "cannot join the sandbox's cgroup", strerror(errno));
-	if (s.uid >= 0 && become(s.uid, s.gid))
-		return die(126, "cannot become the sandbox account",
-			   strerror(errno));
-	if (chdir("/"))
-		return die(126, "chdir /", strerror(errno));
-	execv(s.rest[0], s.rest);
-	return die(127, s.rest[0], strerror(errno));
-}
-
-int bt_box_init(char **argv)
-{
-	struct rlimit rl;
-	struct step s;
-
-	if (step_args(argv, &s))
-		return die(126, "--box-init: bad arguments", NULL);
-	/* In a fresh user namespace the kernel counts RLIMIT_NPROC per
-	 * (namespace, uid): this sandbox's processes alone. */
-	rl.rlim_cur = rl.rlim_max = (rlim_t)s.nproc;
-	if (setrlimit(RLIMIT_NPROC, &rl))
-		return die(126, "RLIMIT_NPROC", strerror(errno));
-	if (s.data > 0) {
-		rl.rlim_cur = rl.rlim_max = (rlim_t)s.data;
-		if (setrlimit(RLIMIT_DATA, &rl))
-			return die(126, "RLIMIT_DATA", strerror(errno));
-	}
-	if (s.uid >= 0 && become(s.uid, s.gid))
-		return die(126, "cannot become the sandbox account",
-			   strerror(errno));
-	if (getuid() == 0 || geteuid() == 0)
-		return die(126, "refusing to run student code as root", NULL);
-	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-	execvp(s.rest[0], s.rest);
-	return die(127, s.rest[0], strerror(errno));
-}
-
-void bt_box_cleanup(const char *cgroup, long pid)
-{
-	char dir[BT_PATH];
-	struct timespec nap = { 0, 20 * 1000 * 1000 };
-
-	if (!cgroup || pid <= 0)
-		return;
-	bt_fmt(dir, sizeof(dir), "%s/wb-%ld", cgroup, pid);
-	if (!bt_is_dir(dir))
-		return;
-	/* Whatever is left in it dies now (Linux >= 5.14; before that the
-	 * sandbox's pid namespace has already ended it). */
-	write_file(dir, "cgroup.kill", "1\n");
-	for (int i = 0; i < 250 && rmdir(dir) && errno == EBUSY; i++)
-		nanosleep(&nap, NULL);
-}
-
-int bt_cgroup_usable(const char *dir, char *why, size_t n)
-{
-	char path[BT_PATH], *ctl;
-	struct statfs fs;
-	int ok;
-
-	if (statfs(dir, &fs) || fs.f_type != CGROUP2_MAGIC) {
-		bt_fmt(why, n, "%s is not a cgroup v2 folder", dir);
-		return 0;
-	}
-	bt_fmt(path, sizeof(path), "%s/cgroup.subtree_control", dir);
-	ctl = bt_read(path, 4096);
-	ok = ctl && strstr(ctl, "pids") && strstr(ctl, "memory");
-	free(ctl);
-	if (!ok && write_file(dir, "cgroup.subtree_control", "+pids +memory\n")) {
-		bt_fmt(why, n, "%s does not give its children the pids and "
-		       "memory controllers, and cannot be made to (echo "
-		       "'+pids +memory' > %s: %s; the folder must hold no "
-		       "process)", dir, path, strerror(errno));
-		return 0;
-	}
-	bt_fmt(path, sizeof(path), "%s/cgroup.procs", dir);
-	if (access(dir, W_OK) || access(path, W_OK)) {
-		bt_fmt(why, n, "%s is not writable by this user", dir);
-		return 0;
-	}
-	return 1;
-}
-
 /* ---- which /dev/nvidia node is which GPU --------------------------- */
 
 /* The value of "Key:  value" in text, trimmed, into out. */
@@ -611,128 +416,4 @@ int bt_gpu_minor(const char *procdir, const char *uuid)
 	if (n >= 0)
 		free(list);
 	return minor;
-}
-
-/* ---- the box of one of the batch's commands ------------------------- */
-
-/*
- * The repository's build inputs: all that a sandbox sees of the repository
- * folder, an allowlist. What `make runners` and the grader read there, and
- * why:
- */
-static const char *const repo_inputs[] = {
-	/* The rules every submission is built by (make -C repo runners). */
-	"Makefile",
-	/* Each lab's lab.mk, which the Makefile includes; its public headers,
-	 * a submission's include path; and what the grader reads (--labs):
-	 * each lab's table, and the skeletons that stand in for a file not
-	 * handed in (the Gradescope autograder's SRC="sub labs"). */
-	"labs",
-	/* The workbook headers the labs' headers include. */
-	"common",
-	/* The scripts each exercise's build runs (inspect.sh, build.sh). */
-	"grader",
-	/* The grader's --calibrations: the grading GPU's, if the course has
-	 * one (make calibrate). */
-	"calibrations",
-};
-/*
- * Nothing else of it exists inside: not solutions/, tests/ (its ladder
- * holds partial solutions), .git, docs/, tools/, dist/ or the build
- * folder (of which the prebuilt objects alone, bound below), nor whatever
- * a course keeps there: a TA's untracked notes, last term's submissions.
- * A compile that #includes one of them, by any path, finds nothing.
- */
-#define BT_NINPUTS (sizeof(repo_inputs) / sizeof(repo_inputs[0]))
-_Static_assert(BT_NINPUTS <= sizeof(((struct bt_box *)0)->input) /
-	       sizeof(((struct bt_box *)0)->input[0]),
-	       "struct bt_box's input[] holds every build input");
-
-/* The build inputs the repository has (where c->repo is). */
-static void bind_inputs(const struct bt_conf *c, struct bt_box *b)
-{
-	static char path[BT_NINPUTS][BT_PATH];
-
-	for (size_t i = 0; i < BT_NINPUTS; i++) {
-		bt_fmt(path[i], sizeof(path[i]), "%s/%s", c->repo, repo_inputs[i]);
-		if (access(path[i], F_OK) == 0)
-			b->input[b->ninput++] = path[i];
-	}
-}
-
-/* The scratch folder and its tmp/, the sandbox account's to write. */
-static int own_scratch_dir(const struct bt_conf *c, const char *scratch)
-{
-	char tmp[BT_PATH];
-
-	bt_fmt(tmp, sizeof(tmp), "%s/tmp", scratch);
-	if (bt_mkdirs(tmp))
-		return -1;
-	if (c->sandboxed && c->box_uid >= 0) {
-		(void)!chown(scratch, (uid_t)c->box_uid, (gid_t)c->box_gid);
-		(void)!chown(tmp, (uid_t)c->box_uid, (gid_t)c->box_gid);
-	}
-	return 0;
-}
-
-/*
- * The box for one of the batch's commands. Its paths are the batch's own,
- * the same for every submission, and live in static storage: every box
- * points at the same strings.
- */
-int bt_conf_box(const struct bt_conf *c, const char *scratch, int gpu,
-		struct bt_box *b)
-{
-	static char lab[BT_PATH], common[BT_PATH], include[BT_PATH];
-	static char path[BT_PATH + 64];
-
-	memset(b, 0, sizeof(*b));
-	b->bwrap = c->sandboxed ? c->bwrap : NULL;
-	b->kind = c->box_kind;
-	b->self = c->self;
-	b->uid = c->box_uid;
-	b->gid = c->box_gid;
-	b->nproc = c->nproc;
-	b->mem = c->mem;
-	b->cgroup = c->cgroup[0] ? c->cgroup : NULL;
-	b->repo = c->repo;
-	bind_inputs(c, b);
-	/* The batch's own folders, in case one lies inside an input. */
-	b->hide[b->nhide++] = c->build;
-	if (c->out[0])
-		b->hide[b->nhide++] = c->out;
-	if (c->subs[0])
-		b->hide[b->nhide++] = c->subs;
-	/* Of the build folder: the labs' objects and the harness, which
-	 * every runner links; each lab's staged public headers (grader/
-	 * build.sh --stage), a submission's include path. */
-	bt_fmt(lab, sizeof(lab), "%s/lab", c->objs);
-	bt_fmt(common, sizeof(common), "%s/common", c->objs);
-	bt_fmt(include, sizeof(include), "%s/include", c->objs);
-	if (bt_is_dir(lab))
-		b->ro[b->nro++] = lab;
-	if (bt_is_dir(common))
-		b->ro[b->nro++] = common;
-	if (bt_is_dir(include))
-		b->ro[b->nro++] = include;
-	b->ro[b->nro++] = c->grader;
-	if (!c->build_only)
-		b->ro[b->nro++] = c->devinfo;
-	if (c->course[0])
-		b->ro[b->nro++] = c->course;
-	if (c->cuda[0] && !bt_path_inside(c->cuda, "/usr"))
-		b->ro[b->nro++] = c->cuda;
-	b->scratch = scratch;
-	b->gpu = gpu >= 0;
-	b->gpu_minor = gpu >= 0 ? c->gpu_minor[gpu] : -1;
-	b->devdir = c->devdir;
-	/* With its node alone, the GPU is the only one CUDA can open, and
-	 * its UUID names it whatever the numbering inside. */
-	if (gpu >= 0)
-		b->cuda_visible = b->gpu_minor >= 0 && c->gpu_uuid[gpu][0] ?
-				  c->gpu_uuid[gpu] : c->gpus[gpu];
-	bt_fmt(path, sizeof(path), "%s/bin:/usr/local/bin:/usr/bin:/bin",
-	       c->cuda[0] ? c->cuda : "/usr/local/cuda");
-	b->path_env = path;
-	return own_scratch_dir(c, scratch);
 }

@@ -5,11 +5,19 @@
  * the sandbox (which kind can be made here, and for whom); the GPUs (which
  * to use, their UUIDs, the per-GPU lock files, the /dev node each sandbox
  * gets, and that each GPU works inside the sandbox as outside).
+ *
+ * Floor 6 (batch.h): uses cli, conf, sandbox (a probe, each GPU's node),
+ * cgroup, process, args, util, files and the grader's grader/gpulock.h
+ * (each GPU's lock file).
  */
-#include "batch.h"
-#include "cli.h"
+#include "setup.h"
+#include "args.h"
+#include "cgroup.h"
+#include "files.h"
+#include "process.h"
+#include "sandbox.h"
+#include "util.h"
 #include "../../grader/gpulock.h"
-#include "../../grader/proc.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -21,8 +21,12 @@
  * Every task writes only its own students' folders (atomically, as on one
  * machine), so tasks never touch each other's files and a task that
  * fails or is resubmitted only regrades what it did not finish.
+ *
+ * Floor 5 (batch.h): uses conf, sub, util and files.
  */
-#include "batch.h"
+#include "slurm.h"
+#include "files.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
