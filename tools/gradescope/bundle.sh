@@ -96,7 +96,7 @@ tar -cf - -T "$stage/files" | tar -xf - -C "$stage/workbook"
 rm -f "$stage/files"
 # The sandbox (the handout has no instructor tools).
 mkdir -p "$stage/workbook/tools/batch"
-cp tools/batch/*.c tools/batch/*.h "$stage/workbook/tools/batch/"
+cp tools/batch/*.c tools/batch/*.h tools/batch/*.mk "$stage/workbook/tools/batch/"
 cp tools/gradescope/setup.sh tools/gradescope/run_autograder "$stage/"
 chmod 755 "$stage/setup.sh" "$stage/run_autograder"
 {
