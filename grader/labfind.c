@@ -8,18 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "proc.h"
 
 #define LABS_PATH 1024
-
-static int labs_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
 
 /* Does a lab folder name match one LAB= word ("05-reduction",
  * "reduction" or its number, "05"), len bytes of want? */
@@ -91,7 +83,7 @@ int labs_find(const char *dir, const char *want, char **out, int max)
 		if (e->d_name[0] == '.' || !labs_match(e->d_name, want))
 			continue;
 		snprintf(mk, sizeof(mk), "%s/%s/lab.mk", dir, e->d_name);
-		if (labs_exists(mk))
+		if (file_exists(mk))
 			out[n++] = strdup(e->d_name);
 	}
 	closedir(d);

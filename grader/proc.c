@@ -466,3 +466,10 @@ const char *g_tool_locate(const char *name, const char *cuda_home,
 			return buf;
 	return NULL;
 }
+
+int file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}

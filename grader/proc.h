@@ -75,4 +75,7 @@ char *file_tail(const char *path, size_t max);
 const char *g_tool_locate(const char *name, const char *cuda_home,
 			  const char *path_env, char *buf, size_t n);
 
+/* Is there a file (or folder) at path? */
+int file_exists(const char *path);
+
 #endif /* GRADER_PROC_H */

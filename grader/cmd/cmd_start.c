@@ -59,7 +59,6 @@ static int calibration(struct options *o, const struct g_device *dev,
 		       struct course *c, char *err, size_t n)
 {
 	char slug[128];
-	struct stat st;
 
 	if (o->course || !o->calibrations || o->mode == G_BUILD_ONLY ||
 	    !dev->name[0])
@@ -67,7 +66,7 @@ static int calibration(struct options *o, const struct g_device *dev,
 	model_slug(dev->name, slug, sizeof(slug));
 	snprintf(o->calib_path, sizeof(o->calib_path), "%s/%s.conf",
 		 o->calibrations, slug);
-	if (stat(o->calib_path, &st))
+	if (!file_exists(o->calib_path))
 		return 0;
 	if (course_load(o->calib_path, c, err, n) ||
 	    course_check_names(c, o->labs_dir, err, n))

@@ -35,7 +35,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* Seconds for one profiled run: ncu starts slowly and replays every kernel
@@ -134,13 +133,6 @@ static char *metric_list(const struct ncu_ctx *pc)
 		strcat(list, metric_name(m));
 	}
 	return list;
-}
-
-static int exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
 }
 
 /* Two files' contents, one after the other (either may be missing). */
@@ -421,7 +413,7 @@ int ncu_exercise(struct ncu_ctx *pc, const char *build_dir,
 	for (int i = 0; i < n; i++) {
 		struct prof_run *r = &c[i].run;
 
-		if (!exists(c[i].runner)) {
+		if (!file_exists(c[i].runner)) {
 			memset(r, 0, sizeof(*r));
 			r->status = PROF_RUN_FAILED;
 			snprintf(r->why, sizeof(r->why), "not built (a compile "

@@ -18,13 +18,6 @@
 /* Seconds allowed to the device probe. */
 #define PROBE_TIMEOUT_S 120.0
 
-static int device_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
 /* How old a --probe-file may be and still stand for a probe of now: make
  * grade writes it seconds before the grader starts; an older one (a build
  * that waited, a file left behind) is not used. */
@@ -43,7 +36,7 @@ int device_probe_to(const char *devinfo, const char *out)
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
 	remove(out);
-	if (!device_exists(devinfo)) {
+	if (!file_exists(devinfo)) {
 		fprintf(stderr, "grader: %s is not built\n", devinfo);
 		return -1;
 	}

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "course.h"
 #include "inspect.h"
@@ -22,13 +21,6 @@
 
 /* Seconds allowed to `info --list`. */
 #define LIST_TIMEOUT_S 20.0
-
-static int labs_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
 
 /* The exercises lab.mk lists, as specs with no more than their names:
  * for when the lab's own code did not build. */
@@ -63,10 +55,10 @@ int labs_table(const char *build_dir, const char *lab, int build_only,
 	int n;
 
 	snprintf(info, sizeof(info), "%s/%s/table", build_dir, lab);
-	if (!build_only || !labs_exists(info))
+	if (!build_only || !file_exists(info))
 		snprintf(info, sizeof(info), "%s/%s/info", build_dir, lab);
 	snprintf(outp, sizeof(outp), "%s/%s/info.list", build_dir, lab);
-	if (!labs_exists(info) || proc_run(argv, outp, LIST_TIMEOUT_S, &pr) < 0 ||
+	if (!file_exists(info) || proc_run(argv, outp, LIST_TIMEOUT_S, &pr) < 0 ||
 	    !pr.exited || pr.code)
 		return -1;
 	text = read_file(outp, 1 << 20);

@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "inspect.h"
 #include "ncu.h"
@@ -58,13 +57,6 @@ struct san_job {
 	char *runner;
 	const char *exercise;
 };
-
-static int trip_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
 
 /* COMPILE ERROR: the first error lines of the compiler's log. */
 static void compile_error(struct g_result *r, const char *log)
@@ -244,7 +236,7 @@ static void host_check(const struct trip_env *o, const char *runner,
 	snprintf(prog, sizeof(prog), "%.1000s.host", runner);
 	snprintf(out, sizeof(out), "%.1000s.host.out", runner);
 	snprintf(seed, sizeof(seed), "%llu", o->seed);
-	if (r->verdict != WB_V_BUILT || !trip_exists(prog))
+	if (r->verdict != WB_V_BUILT || !file_exists(prog))
 		return;
 	if (proc_run(argv, out, row->spec.timeout_s, &pr) < 0 || !pr.exited ||
 	    (pr.code != 0 && pr.code != 1)) {
@@ -311,9 +303,9 @@ static int st_table(struct trip *t)
 
 static int st_built(struct trip *t)
 {
-	if (trip_exists(t->runner))
+	if (file_exists(t->runner))
 		return TRIP_NEXT;
-	if (trip_exists(t->log)) {
+	if (file_exists(t->log)) {
 		compile_error(t->r, t->log);
 	} else {
 		g_settle(t->r, WB_V_ERROR);
