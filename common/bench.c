@@ -217,7 +217,10 @@ static void mem_setup(struct series *s, double read, double write)
 	s->on = 1;
 	s->probe = WB_PROBE_RW8;
 	s->alt = r > 0 ? WB_PROBE_RW4 : WB_PROBE_MEMSET;
-	s->alt2 = r > 0 ? WB_PROBE_RW4W : s->alt;
+	s->alt2 = r > 0 ? WB_PROBE_DEP2 : s->alt;
+	/* Reads, then writes, where a kernel could order them so. */
+	if (r > 0 && wb_probe_phased_ok((size_t)w))
+		s->alt2 = WB_PROBE_PHASED;
 }
 
 /*

@@ -50,7 +50,8 @@ enum wb_probe {
 	WB_PROBE_RW4,     /* read and write, any two sizes, in one kernel:
 			   * four loads in flight */
 	WB_PROBE_RW8,     /* the same, eight */
-	WB_PROBE_RW4W,    /* the same as RW4, blocks of 1024 threads */
+	WB_PROBE_DEP2,    /* the same, each store after its tile's loads */
+	WB_PROBE_PHASED,  /* the same, all reads before all writes */
 	/* compute peaks (wb_peak_run) */
 	WB_PROBE_FMA,     /* fp32 FMA chains on the CUDA cores */
 	WB_PROBE_MMA,     /* mma.sync m16n8k16, bf16 in, fp32 accumulate */
@@ -71,8 +72,8 @@ double wb_spacer_mhz(void);
 /* Queue probe p over bytes of src and/or dst (16-byte aligned). */
 cudaError_t wb_probe_run(enum wb_probe p, const void *src, void *dst,
 			 size_t bytes);
-/* Queue probe p (WB_PROBE_RW4, RW8, RW4W) reading rbytes of src and writing
- * wbytes of dst, in one kernel; either may be 0. */
+/* Queue probe p (WB_PROBE_RW4, RW8, DEP2, PHASED) reading rbytes of src
+ * and writing wbytes of dst, in one kernel; either may be 0. */
 cudaError_t wb_probe_rw(enum wb_probe p, const void *src, size_t rbytes,
 			void *dst, size_t wbytes);
 /* Queue compute probe p for iters trips of its loop; FLOPs one launch of
@@ -86,6 +87,9 @@ int wb_wgmma_usable(void);
 cudaError_t wb_wgmma_run(int groups, long long iters, float *sink);
 double wb_wgmma_flops(int groups, long long iters);
 
+/* Whether a kernel could hold wbytes of output until its reads are done
+ * (they fit in the L2): where the phased probe is a limit. */
+int wb_probe_phased_ok(size_t wbytes);
 /* Bytes a probe of size bytes moves: twice the size for a copy. */
 double wb_probe_moved(enum wb_probe p, size_t bytes);
 const char *wb_probe_name(enum wb_probe p);
