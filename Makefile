@@ -96,8 +96,14 @@ endif
 endif
 SM_LIST   := $(sort $(SM))
 SM_LOW    := $(firstword $(SM_LIST))
-ARCH      := $(foreach s,$(SM_LIST),-gencode arch=compute_$(s),code=sm_$(s)) \
-             -gencode arch=compute_$(SM_LOW),code=compute_$(SM_LOW)
+# Hopper's own instructions (wgmma, setmaxnreg, the TMA's tensor loads) exist
+# in sm_90a code alone, which runs on compute capability 9.0 and nothing
+# else: where SM holds 90, code is built for sm_90a, so that a file may use
+# them (lab 08's hgemm solution does); the SASS of everything else is the
+# same as sm_90's.
+sm_code   = $(if $(filter 90,$(1)),90a,$(1))
+ARCH      := $(foreach s,$(SM_LIST),-gencode arch=compute_$(call sm_code,$(s)),code=sm_$(call sm_code,$(s))) \
+             -gencode arch=compute_$(call sm_code,$(SM_LOW)),code=compute_$(call sm_code,$(SM_LOW))
 empty     :=
 space     := $(empty) $(empty)
 comma     := ,
@@ -125,7 +131,7 @@ NVFLAGS   ?= -O3 -lineinfo
 NVFLAGS   += $(ARCH) -std=c++17 -Icommon -Xcompiler -Wall -MMD -MP
 LDLIBS    := -lm -ldl -lpthread
 # The PTX that technique checks read (grader/inspect/inspect.sh): one architecture.
-INSPECT_PTXFLAGS := -O3 -lineinfo -arch=compute_$(SM_LOW) -std=c++17 -Icommon
+INSPECT_PTXFLAGS := -O3 -lineinfo -arch=compute_$(call sm_code,$(SM_LOW)) -std=c++17 -Icommon
 # A submission's compiles (grader/build.sh): no -Icommon (its include path
 # is the lab's staged headers alone), and CUB's NVTX annotations compiled
 # out, so that a file's only code is its own and the headers' kernels.
@@ -168,7 +174,7 @@ else
 LABS_SEL  := $(LABS)
 endif
 
-HARNESS_SRCS := runner.c fate.c lab_check.c bench.c buffers.c timing.c check.c rng.c stats.c scale.c result.c lockdown.c verdict.c profile_mode.c fresh.c diag.c rules.c probe.cu peak_sm90.cu
+HARNESS_SRCS := runner.c fate.c tma.c lab_check.c bench.c buffers.c timing.c check.c rng.c stats.c scale.c result.c lockdown.c verdict.c profile_mode.c fresh.c diag.c rules.c probe.cu peak_sm90.cu
 HARNESS   := $(patsubst %,$(B)/common/%.o,$(basename $(HARNESS_SRCS)))
 # peak_sm90.cu's wgmma probe (the tensor cores' peak on a Hopper GPU)
 # exists on sm_90a alone: where SM holds 90, that object is built for
@@ -261,7 +267,7 @@ $(1)_ARCH := -gencode arch=compute_$(2),code=sm_$(2) \
 $$($(1)_OBJS) $$($(1)_PEERS) $(T)/$(1)/info $(T)/$(1)/table: private ARCH := $$($(1)_ARCH)
 $$(foreach e,$$($(1)_EXERCISES),$(T)/$(1)/$$(e)): private ARCH := $$($(1)_ARCH)
 $$(foreach e,$$($(1)_EXERCISES),$(T)/$(1)/$$(e)): private INSPECT_PTXFLAGS := \
-	$$(subst compute_$(SM_LOW),compute_$(2),$$(INSPECT_PTXFLAGS))
+	$$(subst compute_$(call sm_code,$(SM_LOW)),compute_$(2),$$(INSPECT_PTXFLAGS))
 endif
 endef
 

@@ -35,10 +35,12 @@
  *             scale verdict result diag integrity rules lockdown;
  *     what labs and exercise files see, and host code that neither calls
  *     CUDA nor ends the process (the unit tests link it alone).
- *   floor 1 = fate standalone;
+ *   floor 1 = fate standalone tma;
  *     how the process ends and says where it was: wb_die(), wb_fail(),
  *     the CUDA error path behind WB_CUDA(), WB_TODO() (standalone.c: the
- *     same hooks for code built outside the grader).
+ *     same hooks for code built outside the grader); and the one driver
+ *     function a submission may reach, the TMA's tensor-map encoder
+ *     (tma.c).
  *   floor 2 = probe peak_sm90 buffers fresh timing lab_check;
  *     one part of running an exercise each: the harness's kernels (the
  *     wgmma peak apart: it is built for sm_90a alone), the

@@ -278,7 +278,10 @@ own_runners() {
 # (T4), Ampere (A100, RTX 30), Ada (RTX 40) and Hopper, in one nvcc run
 # per file (compile only; linking is the same on every architecture); a
 # lab with LAB_MIN_SM in its lab.mk (lab 08: 80) for those from there on.
-ARCHS=${ARCHS:-75 80 86 89 90}
+# Hopper both as the Makefile builds it (sm_90a, where wgmma and the TMA
+# exist) and as plain sm_90 (a file built by hand: its Hopper path must
+# fall back).
+ARCHS=${ARCHS:-75 80 86 89 90 90a}
 build_archs() {
 	ls solutions/*/*.cu labs/*/*.cu 2>/dev/null | while read -r f; do
 		lab=$(basename "$(dirname "$f")") ex=$(basename "$f" .cu)
@@ -293,7 +296,7 @@ build_archs() {
 		min=$(sed -n "s/^LAB_MIN_SM *:*= *\([0-9]*\).*/\1/p" "labs/$lab/lab.mk")
 		gencode=""
 		for a in '"$ARCHS"'; do
-			[ "$a" -lt "${min:-0}" ] ||
+			[ "${a%a}" -lt "${min:-0}" ] ||
 				gencode="$gencode -gencode arch=compute_$a,code=sm_$a"
 		done
 		'"$NVCC"' -O3 $gencode -std=c++17 -Icommon -I"labs/$lab" -c "$f" \

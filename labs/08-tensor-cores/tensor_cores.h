@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "workbook.h"
+/* A Hopper kernel may load with the TMA: its tensor maps (tma.h). */
+#include "tma.h"
 
 /*
  * A bfloat16 as its 16 raw bits, so that this header is plain C. In a .cu
