@@ -2,45 +2,83 @@
 /*
  * Lab 08, exercise 2: hgemm - solution.
  *
- * c = a b, bf16 in, fp32 accumulation and out, with mma.sync on the
- * tensor cores. A block of 256 threads (8 warps, 2 along m x 4 along n)
- * computes a 128 x 256 tile of c; each warp a 64 x 64 block of it: 4 x 8
- * mma.sync.m16n8k16 per 16-deep k-step, 128 float accumulators a thread.
- * The k dimension is walked in 32-deep tiles through a 4-stage cp.async
- * pipeline into XOR-swizzled shared tiles (96 KiB: an RTX 30xx or 40xx
- * gives a block 99 KiB), read by ldmatrix one k-step ahead of the mma
- * that use them (two register sets), with blocks rasterised in groups of
- * 16 rows of tiles for the L2. That is ladder step 6, which measured 33%
- * of cuBLAS on an H100; this file changes one thing, and measured 54%.
+ * c = a b, bf16 in, fp32 accumulation and out, on the tensor cores, by
+ * two paths. hgemm() at the end picks one, once:
  *
- * What changes, and why: the copies' arithmetic. Step 6 issued each
- * k-tile's copies from a loop whose trip count depends on threadIdx.x
- * (q = threadIdx.x; q < chunks; q += THREADS): ptxas cannot unroll it, and
- * every copy recomputed its row and chunk (a division and a remainder),
- * its swizzled shared offset, its global address (64-bit multiplies) and
- * its bounds: in the SASS (cuobjdump -sass), hundreds of instructions
- * and branches between a tile's ldmatrix and its first mma.sync. With one
- * block of 8 warps per SM (2 a scheduler), every warp at the same point
- * of the tile, the tensor cores idled while they issued. Here each thread
- * works out once, before the main loop, which rows and chunk it copies
- * (the same for every tile: THREADS is a multiple of the chunks per row),
- * their shared offsets (the swizzle of row r + 8j is the swizzle of row
- * r) and whether its rows of a and its columns of b are inside c. A
- * tile's copies are then a fixed count (2 of a, 4 of b), fully unrolled,
- * each an add to a base address and one compare against k.
+ *   1. mma.sync (any GPU from sm_80): ladder step 8, whose header
+ *      (tests/ladder/08-tensor-cores/8-copies-once) says what it changes
+ *      from step 6 and why. A block of 8 warps computes a 128 x 256 tile
+ *      of c, each warp 64 x 64 of it, 4 x 8 mma.sync.m16n8k16 per 16-deep
+ *      k-step, through a 4-stage cp.async pipeline into XOR-swizzled
+ *      shared tiles read by ldmatrix one k-step ahead; each thread's
+ *      copies worked out once, before the main loop.
+ *   2. wgmma fed by the TMA (a Hopper GPU, this file built for sm_90a, as
+ *      the Makefile builds it there). Section 8 of the README teaches it;
+ *      the paragraphs below say what each part does and why.
  *
- * A caution, measured too: the same change written with the copies in a
- * helper that took a struct measured 45%, not 54%. Its SASS issued all of
- * a tile's mma.sync before the barrier and the next tile's ldmatrix after
- * it, so every tile began by waiting for shared memory. This form's SASS
- * has the barrier after the first few mma.sync of the tile's last k-step
- * and the next tile's ldmatrix among the rest. ptxas decides such
- * schedules, not the source's order: measure after every edit, and read
- * the SASS when a change moves the time more than it should.
+ * Why a second path. mma.sync issues one 16 x 8 x 16 product per warp
+ * instruction, from registers that ldmatrix filled; on a Hopper GPU that
+ * tops out near two thirds of the tensor cores' rate (637-639 TFLOP/s
+ * from registers alone with no loads at all, on an H200, where wgmma
+ * reaches 906), and path 1 reaches 62-63% of that ceiling. wgmma.mma_async
+ * has a warp group (4 warps) issue a 64 x N x 16 product whose operands
+ * the tensor cores read from shared memory themselves: no ldmatrix, no
+ * fragment registers, and the issuing warps are free while it runs.
+ *
+ * Operands. Both from shared memory, each described by a 64-bit matrix
+ * descriptor (start address, leading and stride byte offsets, swizzle
+ * mode). A k-tile is 64 deep, so a row of the a tile (k contiguous) is
+ * 128 bytes: the 128-byte swizzle, 8-row atoms of 1024 bytes, stride 1024
+ * between atoms along m; a 16-deep step moves the start address by 32
+ * bytes. b is k x n row-major, n contiguous: for wgmma that is B
+ * "transposed" (MN-major, imm-trans-b = 1), loaded as 64-column slabs of
+ * 64 k-rows of 128 bytes (8 KiB, 128-byte swizzle); the descriptor's
+ * leading offset is the step between slabs along n (8 KiB), its stride
+ * offset the step between 8-row groups along k (1024 bytes). Swapping
+ * the two fails every size with more than one slab (n > 64).
+ *
+ * Loads. The TMA (cp.async.bulk.tensor.2d) copies a box of a matrix into
+ * shared memory, writing the 128-byte swizzle wgmma reads, computing
+ * every address itself (one thread issues a whole stage) and filling
+ * with zeros what lies outside the matrix: ragged m, n and k need no
+ * special path (a zero row of a or b adds nothing). Its CUtensorMaps are
+ * made on the host by the driver's cuTensorMapEncodeTiled, which a
+ * submission reaches through wb_tensor_map_encode_tiled() (tma.h, from
+ * tensor_cores.h). Fed by cp.async instead (16-byte copies that write
+ * the swizzle themselves, signalling an mbarrier), the same kernel
+ * measured 43-56% of cuBLAS, against the TMA's 97%.
+ *
+ * Pipeline. H_STAGES k-tiles in shared memory, each with a "full"
+ * mbarrier (the producer's arrive.expect_tx, completed by the TMA's
+ * bytes) and an "empty" one (an arrive per consumer warp once the wgmma
+ * that read the stage have finished). Consumers keep one wgmma group in
+ * flight (wait_group 1) and release the stage before it.
+ *
+ * Warp specialisation. Warp group 0 is the producer: one of its threads
+ * issues the TMA, and setmaxnreg gives its registers to the others. Warp
+ * groups 1 and 2 each compute 64 rows by 256 columns of the block's 128 x
+ * 256 tile with m64n256k16, 128 accumulators a thread.
+ *
+ * Scheduling. One block per SM walks the tiles (stride gridDim.x) in
+ * groups of 16 rows of tiles, for the L2, so that the producer loads the
+ * next tile while the consumers store this one.
+ *
+ * Measured on an H200 (2026-11-28, .devrun-style bench: median of 30,
+ * L2 flushed, cuBLAS interleaved; all 19 check sizes within 1e-5 of each
+ * row's sum of |terms|), 4096^3, TFLOP/s and share of cuBLAS
+ * (cublasGemmEx at 749-765): path 1 392-402 (52-53%); path 2 724-742
+ * (97%). Its variants: 3 stages 718 (96%); not persistent 710 (95%);
+ * wait_group 0 or 8-row groups 724 (97%); 128 x 128, 6 stages 670 (89%);
+ * 256 x 128, 4 stages 706 (94%). Path 2 at 8192^3: 103% of cuBLAS; at
+ * 4000^3 (ragged tiles) 96-98%; at 2048^3 95%.
  */
 #include <cuda_bf16.h>
 
 #include "tensor_cores.h"
+
+/*
+ * ==== Path 1: mma.sync (sm_80 on) ====
+ */
 
 #define BM 128          /* rows of c per block */
 #define BN 256          /* columns of c per block */
@@ -372,8 +410,8 @@ hgemm_kernel(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c,
 		}
 }
 
-void hgemm(const bf16_bits *a, const bf16_bits *b, float *c, size_t m,
-	   size_t k, size_t n)
+static void hgemm_mma(const bf16_bits *a, const bf16_bits *b, float *c,
+		      size_t m, size_t k, size_t n)
 {
 	/* One dimension: raster() maps a block to its tile. */
 	size_t blocks = wb_ceil_div(m, BM) * wb_ceil_div(n, BN);
@@ -385,4 +423,444 @@ void hgemm(const bf16_bits *a, const bf16_bits *b, float *c, size_t m,
 		(const __nv_bfloat16 *)a, (const __nv_bfloat16 *)b, c, (int)m,
 		(int)k, (int)n);
 	CUDA_CHECK_LAUNCH();
+}
+
+/*
+ * ==== Path 2: wgmma and the TMA (a Hopper GPU, code built for sm_90a) ====
+ */
+#define H_BN 256        /* columns of c per block (one wgmma's N) */
+#define H_MI 1          /* m64 blocks per consumer warp group */
+#define H_CONSUMERS 2   /* consumer warp groups */
+#define H_STAGES 4      /* k-tiles in flight */
+#define H_PRODUCERS 1   /* the producer warp group */
+#define H_GROUP_M 16    /* rows of tiles per rasterisation group */
+#define H_PROD_REGS 40  /* setmaxnreg: the producer gives registers away */
+#define H_CONS_REGS 232 /* and the consumers take them */
+
+#define H_BK 64                           /* k-tile: one 128-byte row */
+#define H_BM (64 * H_MI * H_CONSUMERS)        /* rows of c per block */
+#define H_WG_THREADS 128
+#define H_P_THREADS (H_PRODUCERS * H_WG_THREADS)
+#define H_THREADS (H_CONSUMERS * H_WG_THREADS + H_P_THREADS)
+#define H_A_TILE (H_BM * H_BK * 2)            /* bytes of a per stage */
+#define H_B_SLAB (H_BK * 64 * 2)            /* bytes of one 64-column b slab */
+#define H_B_TILE (H_BN / 64 * H_B_SLAB)
+#define H_STAGE_BYTES (H_A_TILE + H_B_TILE)
+#define H_SMEM_BYTES (H_STAGES * H_STAGE_BYTES + 1024)  /* + alignment slack */
+#define H_ACC (H_MI * H_BN / 2)               /* accumulators a thread */
+
+#if H_BM > 256
+#error "a's TMA box is at most 256 rows"
+#endif
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define H_WGMMA_OK 1
+#else
+#define H_WGMMA_OK 0
+#endif
+
+#if H_WGMMA_OK
+static __device__ __forceinline__ unsigned int h_smem_u32(const void *p)
+{
+	return (unsigned int)__cvta_generic_to_shared(p);
+}
+
+/* ---- mbarriers ---- */
+
+static __device__ __forceinline__ void h_mbar_init(unsigned int bar, int count)
+{
+	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;"
+		     :: "r"(bar), "r"(count) : "memory");
+}
+
+/* The producer: this stage will receive `bytes` from the TMA. */
+static __device__ __forceinline__ void h_mbar_expect(unsigned int bar,
+						   unsigned int bytes)
+{
+	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+		     :: "r"(bar), "r"(bytes) : "memory");
+}
+
+static __device__ __forceinline__ void h_mbar_arrive(unsigned int bar)
+{
+	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];"
+		     :: "r"(bar) : "memory");
+}
+
+/* Spin until the phase of parity `parity` has completed. */
+static __device__ __forceinline__ void h_mbar_wait(unsigned int bar,
+						 unsigned int parity)
+{
+	asm volatile("{\n.reg .pred p;\n"
+		     "WAIT_%=:\n"
+		     "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+		     "@!p bra WAIT_%=;\n}\n"
+		     :: "r"(bar), "r"(parity) : "memory");
+}
+
+/* ---- TMA ---- */
+
+/* A 2-d box at (x innermost, y) of the tensor map into shared memory,
+ * completing `bytes` on the mbarrier. */
+static __device__ __forceinline__ void h_tma_2d(unsigned int dst,
+					      const CUtensorMap *map, int x,
+					      int y, unsigned int bar)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global."
+		     "mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+		     :: "r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar)
+		     : "memory");
+}
+
+/* ---- wgmma ---- */
+
+/* Matrix descriptor, 128-byte swizzle (mode 1 in bits 62-63); the
+ * offsets in 16-byte units. */
+static __device__ __forceinline__ unsigned long long
+h_desc(unsigned int addr, unsigned int lead, unsigned int stride)
+{
+	return (unsigned long long)((addr & 0x3ffff) >> 4) |
+	       (unsigned long long)(lead >> 4) << 16 |
+	       (unsigned long long)(stride >> 4) << 32 | 1ull << 62;
+}
+
+static __device__ __forceinline__ void h_wgmma_fence(void)
+{
+	asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+
+static __device__ __forceinline__ void h_wgmma_commit(void)
+{
+	asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+
+#define H_WGMMA_WAIT(n) \
+	asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(n) : "memory")
+
+/* Pin the accumulators: no read of them moves above a wait. */
+static __device__ __forceinline__ void h_acc_fence(float *d)
+{
+#pragma unroll
+	for (int i = 0; i < H_ACC; i++)
+		asm volatile("" : "+f"(d[i]) :: "memory");
+}
+
+/* d (64 x H_BN) += a (64 x 16, K-major) b (16 x H_BN, N-major). */
+static __device__ __forceinline__ void h_wgmma(float *d, unsigned long long da,
+					     unsigned long long db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+		     "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,"
+		     "%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,"
+		     "%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,"
+		     "%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,"
+		     "%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,"
+		     "%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,"
+		     "%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,"
+		     "%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,"
+		     "%124,%125,%126,%127}, "
+		     "%128, %129, p, 1, 1, 0, 1;\n}\n"
+		     :
+		       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]),
+		       "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+		       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]),
+		       "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+		       "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+		       "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
+		       "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]),
+		       "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+		       "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]),
+		       "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]),
+		       "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+		       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+		       "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+		       "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]),
+		       "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+		       "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]),
+		       "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+		       "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+		       "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+		       "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
+		       "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+		       "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]),
+		       "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+		     : "l"(da), "l"(db));
+}
+
+/* ---- the kernel's parts ---- */
+
+/* Tile number -> its first row and column of c: groups of H_GROUP_M rows
+ * of tiles, walked down a group's column, then the next column. */
+static __device__ __forceinline__ void h_tile_origin(int t, int gm, int gn,
+						   int *bm, int *bn)
+{
+	int group = H_GROUP_M * gn, first = t / group * H_GROUP_M;
+	int gsize = min(gm - first, H_GROUP_M);
+
+	*bm = (first + t % group % gsize) * H_BM;
+	*bn = t % group / gsize * H_BN;
+}
+
+/* The producer's one thread: every k-tile of every tile of this block. */
+static __device__ __forceinline__ void h_produce(const CUtensorMap *ma,
+					       const CUtensorMap *mb,
+					       unsigned int tiles,
+					       unsigned int full,
+					       unsigned int empty, int gm,
+					       int gn, int kts, int tiles_total)
+{
+	int s = 0;
+	unsigned int phase = 0;
+
+	for (int t = blockIdx.x; t < tiles_total; t += gridDim.x) {
+		int bm, bn;
+
+		h_tile_origin(t, gm, gn, &bm, &bn);
+		for (int kt = 0; kt < kts; kt++) {
+			unsigned int st = tiles + s * H_STAGE_BYTES;
+
+			/* Fresh barriers count as released (parity 1). */
+			h_mbar_wait(empty + 8 * s, phase ^ 1);
+			h_mbar_expect(full + 8 * s, H_STAGE_BYTES);
+			h_tma_2d(st, ma, kt * H_BK, bm, full + 8 * s);
+#pragma unroll
+			for (int j = 0; j < H_BN / 64; j++)
+				h_tma_2d(st + H_A_TILE + j * H_B_SLAB, mb,
+				       bn + j * 64, kt * H_BK, full + 8 * s);
+			if (++s == H_STAGES) {
+				s = 0;
+				phase ^= 1;
+			}
+		}
+	}
+}
+
+
+
+
+/* One consumer warp group's H_MI x 64 rows of the tile to c, guarded. */
+static __device__ __forceinline__ void h_store(float *acc, float *c, int m,
+					     int n, int row0, int col0)
+{
+	int tid = threadIdx.x % H_WG_THREADS, lane = tid & 31;
+	int g = lane >> 2, q = lane & 3;
+
+#pragma unroll
+	for (int i = 0; i < H_MI; i++) {
+		int row = row0 + i * 64 + (tid >> 5) * 16 + g;
+
+#pragma unroll
+		for (int j = 0; j < H_BN / 8; j++) {
+			int col = col0 + j * 8 + 2 * q;
+			float *d = acc + i * (H_BN / 2) + j * 4;
+
+			if (col >= n)
+				continue;
+			if (row < m)
+				*(float2 *)(c + (size_t)row * n + col) =
+					make_float2(d[0], d[1]);
+			if (row + 8 < m)
+				*(float2 *)(c + (size_t)(row + 8) * n + col) =
+					make_float2(d[2], d[3]);
+		}
+	}
+}
+
+static __device__ __forceinline__ void h_consume(float *c, int m, int n,
+					       unsigned int tiles,
+					       unsigned int full,
+					       unsigned int empty, int gm,
+					       int gn, int kts, int tiles_total)
+{
+	int cw = threadIdx.x / H_WG_THREADS - H_PRODUCERS;
+	int lane = threadIdx.x & 31;
+	int s = 0;
+	int prev = 0;
+	unsigned int phase = 0;
+	float acc[H_ACC];
+
+	for (int t = blockIdx.x; t < tiles_total; t += gridDim.x) {
+		int bm, bn;
+
+		h_tile_origin(t, gm, gn, &bm, &bn);
+#pragma unroll
+		for (int i = 0; i < H_ACC; i++)
+			acc[i] = 0.0f;
+		for (int kt = 0; kt < kts; kt++) {
+			unsigned int a0 = tiles + s * H_STAGE_BYTES +
+					  cw * H_MI * 64 * 128;
+			unsigned int b0 = tiles + s * H_STAGE_BYTES + H_A_TILE;
+
+			h_mbar_wait(full + 8 * s, phase);
+			h_acc_fence(acc);
+			h_wgmma_fence();
+#pragma unroll
+			for (int kk = 0; kk < H_BK / 16; kk++)
+#pragma unroll
+				for (int i = 0; i < H_MI; i++)
+					h_wgmma(acc + i * (H_BN / 2),
+					      h_desc(a0 + i * 64 * 128 + kk * 32,
+						   16, 1024),
+					      h_desc(b0 + kk * 2048, H_B_SLAB,
+						   1024)
+					      );
+			h_wgmma_commit();
+			H_WGMMA_WAIT(1);
+			h_acc_fence(acc);
+			/* The group before this one has read its stage. */
+			if (kt > 0 && lane == 0)
+				h_mbar_arrive(empty + 8 * prev);
+			prev = s;
+			if (++s == H_STAGES) {
+				s = 0;
+				phase ^= 1;
+			}
+		}
+		H_WGMMA_WAIT(0);
+		h_acc_fence(acc);
+		if (lane == 0)
+			h_mbar_arrive(empty + 8 * prev);
+		h_store(acc, c, m, n, bm + cw * H_MI * 64, bn);
+	}
+}
+
+#endif /* H_WGMMA_OK */
+
+static __global__ void __launch_bounds__(H_THREADS, 1)
+hgemm_wgmma_kernel(const __grid_constant__ CUtensorMap ma,
+		   const __grid_constant__ CUtensorMap mb,
+		   const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c,
+		   int m, int k, int n)
+{
+#if H_WGMMA_OK
+	extern __shared__ unsigned char smem_raw[];
+	/* The 128-byte swizzle repeats every 1024 bytes: tiles start on one. */
+	unsigned int tiles = (h_smem_u32(smem_raw) + 1023) & ~1023u;
+	int gm = (m + H_BM - 1) / H_BM, gn = (n + H_BN - 1) / H_BN;
+	int kts = (k + H_BK - 1) / H_BK;
+
+	__shared__ __align__(8) unsigned long long bars[2 * H_STAGES];
+	unsigned int full = h_smem_u32(bars), empty = full + 8 * H_STAGES;
+
+	if (threadIdx.x == 0) {
+		for (int s = 0; s < H_STAGES; s++) {
+			h_mbar_init(full + 8 * s, 1);
+			h_mbar_init(empty + 8 * s, H_CONSUMERS * 4);
+		}
+		/* Make the inits visible to the TMA (the async proxy). */
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	}
+	__syncthreads();
+	if (threadIdx.x < H_P_THREADS) {
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;"
+			     :: "n"(H_PROD_REGS));
+		if (threadIdx.x == 0)
+			h_produce(&ma, &mb, tiles, full, empty, gm, gn, kts,
+				gm * gn);
+	} else {
+		asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;"
+			     :: "n"(H_CONS_REGS));
+		h_consume(c, m, n, tiles, full, empty, gm, gn, kts, gm * gn);
+	}
+#else
+	(void)a;
+	(void)b;
+	(void)m;
+	(void)k;
+	(void)n;
+	(void)c;
+#endif
+}
+
+/* ---- host ---- */
+
+/* 1 in the object's sm_90a code, 0 in any other: read once, to pick the
+ * path (a plain sm_90 build of this file has no wgmma). */
+static __device__ int h_built = H_WGMMA_OK;
+
+/* A rows x cols bf16 row-major matrix, boxes of box_rows x 64 columns
+ * (128 bytes), 128-byte swizzle, zeros outside. */
+static void h_make_map(CUtensorMap *map, const void *p, size_t rows,
+		       size_t cols, unsigned int box_rows)
+{
+	cuuint64_t dim[2] = { cols, rows };
+	cuuint64_t stride[1] = { cols * 2 };
+	cuuint32_t box[2] = { 64, box_rows };
+	cuuint32_t one[2] = { 1, 1 };
+	CUresult r = wb_tensor_map_encode_tiled(
+		map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)p, dim,
+		stride, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE,
+		CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+		CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+
+	if (r != CUDA_SUCCESS)
+		wb_cuda_fatal(cudaErrorInvalidValue, "wb_tensor_map_encode_tiled",
+			      __FILE__, __LINE__);
+}
+
+static int sms90;
+
+/* Path 2 where the GPU is compute capability 9.0 and this object has its
+ * sm_90a code; asked once. */
+static int sm90_ready(void)
+{
+	static int known, ready;
+	int dev, major, minor, built = 0;
+
+	if (known)
+		return ready;
+	known = 1;
+	CUDA_CHECK(cudaGetDevice(&dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(
+		&major, cudaDevAttrComputeCapabilityMajor, dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(
+		&minor, cudaDevAttrComputeCapabilityMinor, dev));
+	if (major != 9 || minor != 0)
+		return 0;
+	CUDA_CHECK(cudaMemcpyFromSymbol(&built, h_built, sizeof(built)));
+	if (!built)
+		return 0;
+	CUDA_CHECK(cudaDeviceGetAttribute(
+		&sms90, cudaDevAttrMultiProcessorCount, dev));
+	CUDA_CHECK(cudaFuncSetAttribute(hgemm_wgmma_kernel,
+			cudaFuncAttributeMaxDynamicSharedMemorySize,
+			H_SMEM_BYTES));
+	ready = 1;
+	return ready;
+}
+
+/* One block per SM, or per tile when there are fewer (persistent). */
+static void hgemm_sm90(const bf16_bits *a, const bf16_bits *b, float *c,
+		       size_t m, size_t k, size_t n)
+{
+	CUtensorMap ma, mb;
+	size_t tiles = wb_ceil_div(m, H_BM) * wb_ceil_div(n, H_BN);
+	unsigned int grid = tiles < (size_t)sms90 ? (unsigned int)tiles
+						  : (unsigned int)sms90;
+
+	h_make_map(&ma, a, m, k, H_BM);
+	h_make_map(&mb, b, k, n, H_BK);
+	hgemm_wgmma_kernel<<<grid, H_THREADS, H_SMEM_BYTES>>>(
+		ma, mb, (const __nv_bfloat16 *)a, (const __nv_bfloat16 *)b, c,
+		(int)m, (int)k, (int)n);
+	CUDA_CHECK_LAUNCH();
+}
+
+void hgemm(const bf16_bits *a, const bf16_bits *b, float *c, size_t m,
+	   size_t k, size_t n)
+{
+	if (sm90_ready())
+		hgemm_sm90(a, b, c, m, k, n);
+	else
+		hgemm_mma(a, b, c, m, k, n);
 }

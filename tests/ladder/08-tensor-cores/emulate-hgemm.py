@@ -10,8 +10,8 @@
 # A model, not a compiler: each entry of CFG restates one kernel's tile
 # shapes, shared-memory layout (padding or swizzle), pipeline (one tile at
 # a time; steps 3 to 5's wait-barrier-refill-multiply; steps 6 and 7's and
-# the solution's double-buffered fragments with the barrier on a tile's
-# last k-step), copies (the solution's worked out once per thread) and
+# step 8's double-buffered fragments with the barrier on a tile's
+# last k-step), copies (step 8's worked out once per thread) and
 # block order, and the replay follows the kernel's statements with
 # the PTX ISA's semantics: cp.async chunks zero-filled past the matrix (a
 # copy that would read past it fails),
@@ -257,7 +257,7 @@ CFG = {
     '5-warp-64x64': CA,
     '6-frag-double-buffer': CB,
     '7-deep-k': CC,
-    'solution': SOL8,           # solutions/08-tensor-cores/hgemm.cu
+    '8-copies-once': SOL8,      # and the solution's mma.sync path
 }
 # Each must fail (HAZARD, WRONG, or conflicted ldmatrix phases).
 MUTANTS = {
