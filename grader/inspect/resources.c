@@ -102,10 +102,11 @@ static int resource_line(const char *l, const char *arch, const char *ptx,
 		len = (int)strlen(fn);
 	}
 	bounds = launch_bounds(ptx, fn);
+	/* With spills, their own line follows: no trailing separator. */
 	g_detail(r, "kernel %.*s (%s): %ld registers, %ld B static shared "
-		    "memory%s%.0ld%s, %s", len, dem, a, regs, smem,
+		    "memory%s%.0ld%s%s", len, dem, a, regs, smem,
 		 stack ? ", stack frame " : "", stack, stack ? " B" : "",
-		 stores || loads ? "" : "no spills");
+		 stores || loads ? "" : ", no spills");
 	if (stores || loads)
 		g_detail(r, "  spills: %ld B stored and %ld B loaded per thread "
 			    "(registers that did not fit, in local memory)",
