@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#if CUDA_VERSION >= 12000
 typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t,
 			      void *, const cuuint64_t *, const cuuint64_t *,
 			      const cuuint32_t *, const cuuint32_t *,
@@ -23,9 +24,14 @@ static encode_fn encoder(void)
 
 	if (fn)
 		return fn;
+#if CUDART_VERSION >= 12050
 	if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p,
 					     12000, cudaEnableDefault,
 					     &q) != cudaSuccess ||
+#else
+	if (cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &p,
+				    cudaEnableDefault, &q) != cudaSuccess ||
+#endif
 	    q != cudaDriverEntryPointSuccess || !p) {
 		cudaGetLastError();
 		return NULL;
@@ -53,3 +59,4 @@ CUresult wb_tensor_map_encode_tiled(CUtensorMap *map,
 	return fn(map, type, rank, addr, dims, strides, box, elem_strides,
 		  interleave, swizzle, l2, oob);
 }
+#endif /* CUDA_VERSION >= 12000 */

@@ -20,6 +20,8 @@
 
 #include <cuda.h>
 
+/* Tensor maps came with CUDA 12.0 (and the TMA with Hopper). */
+#if CUDA_VERSION >= 12000
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -39,5 +41,6 @@ CUresult wb_tensor_map_encode_tiled(CUtensorMap *map,
 #ifdef __cplusplus
 }
 #endif
+#endif /* CUDA_VERSION >= 12000 */
 
 #endif /* WB_TMA_H */
