@@ -220,7 +220,7 @@ static const struct wb_exercise exercises[] = {
 		 * with the GPU's DRAM bandwidth (the same kernel read 365% on
 		 * an H200 and 453% on an H100). Measured on an H200
 		 * (tests/gpu/calibrate.sh, 2026-11-28; the wgmma peak 835 to
-		 * 907 TFLOP/s by shape): the naive 0.02%; step 2-mma-sync
+		 * 907 TFLOP/s by shape): the naive 0.11%; step 2-mma-sync
 		 * 3.6%, 3-cp-async 4.1% (tier 1, 2.5%: the tensor cores, and
 		 * the score matrix kept on chip); 4-causal-skip 5.5% (tier
 		 * 2, 4.8%: the masked tiles skipped); the previous solution
