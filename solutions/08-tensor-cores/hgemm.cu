@@ -63,14 +63,17 @@
  * groups of 16 rows of tiles, for the L2, so that the producer loads the
  * next tile while the consumers store this one.
  *
- * Measured on an H200 (2026-11-28, .devrun-style bench: median of 30,
- * L2 flushed, cuBLAS interleaved; all 19 check sizes within 1e-5 of each
- * row's sum of |terms|), 4096^3, TFLOP/s and share of cuBLAS
- * (cublasGemmEx at 749-765): path 1 392-402 (52-53%); path 2 724-742
- * (97%). Its variants: 3 stages 718 (96%); not persistent 710 (95%);
- * wait_group 0 or 8-row groups 724 (97%); 128 x 128, 6 stages 670 (89%);
- * 256 x 128, 4 stages 706 (94%). Path 2 at 8192^3: 103% of cuBLAS; at
- * 4000^3 (ragged tiles) 96-98%; at 2048^3 95%.
+ * Measured on an H200 (2026-11-28), 4096^3, TFLOP/s and share of cuBLAS
+ * (cublasGemmEx, bf16 in, fp32 out). In the lab (make grade, 5 runs, and
+ * make bench, cuBLAS in the same run): path 1 392 (52%, 45% of the wgmma
+ * roof); path 2 712-738 (96-97%, 81-82% of the roof). In a standalone
+ * bench while the kernel was designed (median of 30, L2 flushed, cuBLAS
+ * interleaved; the lab's 15 sizes and 4 larger ones all within 1e-5 of
+ * each row's sum of |terms|): path 2 724-742 (97%); 3 stages 718 (96%);
+ * not persistent 710 (95%); wait_group 0 or 8-row groups 724 (97%);
+ * 128 x 128, 6 stages 670 (89%); 256 x 128, 4 stages 706 (94%). Path 2
+ * at 8192^3: 103% of cuBLAS; at 4000^3 (ragged tiles) 96-98%; at 2048^3
+ * 95%.
  */
 #include <cuda_bf16.h>
 
