@@ -34,88 +34,6 @@ __attribute__((weak)) void (*passes_rule)(const struct chain *ch,
 #define PASS_MAX 1024
 #define PASS_RANDOM_COUNT 1000
 
-/* Appends kernel (in..., out...) to ch; -1 ends each list. */
-static void chain_kernel_add(struct chain *ch, const int *in, const int *out)
-{
-	struct chain_kernel *k = &ch->k[ch->nkernels++];
-
-	k->nin = k->nout = 0;
-	while (*in >= 0)
-		k->in[k->nin++] = *in++;
-	while (*out >= 0)
-		k->out[k->nout++] = *out++;
-}
-
-static int chain_buf(struct chain *ch, unsigned long long floats, int result)
-{
-	ch->floats[ch->nbufs] = floats;
-	ch->result[ch->nbufs] = result;
-	return ch->nbufs++;
-}
-
-#define K(ch, ins, outs)                                                  \
-	chain_kernel_add(ch, (const int[])ins, (const int[])outs)
-#define L(...) { __VA_ARGS__, -1 }
-#define NONE { -1 }
-
-/* naive_gelu's nine kernels over x into y, with its temporaries t and u. */
-static void chain_gelu_on(struct chain *ch, int x, unsigned long long n,
-			  int y)
-{
-	int t = chain_buf(ch, n, 0), u = chain_buf(ch, n, 0);
-
-	K(ch, L(x), L(t));        /* t = x * x */
-	K(ch, L(t, x), L(t));     /* t = t * x */
-	K(ch, L(t), L(t));        /* t = 0.044715 t */
-	K(ch, L(x, t), L(t));     /* t = x + t */
-	K(ch, L(t), L(t));        /* t = sqrt(2/pi) t */
-	K(ch, L(t), L(t));        /* t = tanh(t) */
-	K(ch, L(t), L(t));        /* t = 1 + t */
-	K(ch, L(x), L(u));        /* u = 0.5 x */
-	K(ch, L(u, t), L(y));     /* y = u * t */
-}
-
-/* The eager chains of naive.cu, buffer for buffer. */
-static void chain_of(int op, const struct wb_size *s, struct chain *ch)
-{
-	unsigned long long r = s->n[0], c = s->n[1];
-	int x, b, h, res, w, y, m, sums;
-
-	memset(ch, 0, sizeof(*ch));
-	switch (op) {
-	case PASS_GELU:
-		x = chain_buf(ch, r, 0);
-		y = chain_buf(ch, r, 1);
-		chain_gelu_on(ch, x, r, y);
-		break;
-	case PASS_BIAS_GELU:
-		x = chain_buf(ch, r * c, 0);
-		b = chain_buf(ch, c, 0);
-		h = chain_buf(ch, r * c, 0);
-		y = chain_buf(ch, r * c, 1);
-		K(ch, L(x, b), L(h));                 /* h = x + b */
-		chain_gelu_on(ch, h, r * c, y);
-		break;
-	case PASS_ADD_RMSNORM:
-		x = chain_buf(ch, r * c, 0);
-		res = chain_buf(ch, r * c, 1);
-		w = chain_buf(ch, c, 0);
-		y = chain_buf(ch, r * c, 1);
-		K(ch, L(res, x), L(res));             /* residual += x */
-		/* its second read of the row hits in L1/L2: one pass */
-		K(ch, L(res, w), L(y));               /* y = rmsnorm(h) w */
-		break;
-	default:
-		x = chain_buf(ch, r * c, 0);
-		m = chain_buf(ch, r, 0);
-		sums = chain_buf(ch, r, 0);
-		y = chain_buf(ch, r * c, 1);
-		K(ch, L(x), L(m));                    /* row maxima */
-		K(ch, L(x, m), L(y, sums));           /* exp, row sums */
-		K(ch, L(y, sums), L(y));              /* y /= sum */
-	}
-}
-
 /* The lab's own count of the fewest bytes, for the chain's check. */
 static void chain_task_bytes(int op, const struct wb_size *s,
 			     struct wb_traffic *t)
@@ -161,62 +79,6 @@ static const struct {
 	[PASS_SOFTMAX] = { pass_softmax_shapes,
 			   PASS_COUNT(pass_softmax_shapes), "softmax" },
 };
-
-/*
- * The cases the lab's four chains do not reach, one chain each: a result
- * read again by a later kernel (fused: written once, never read back);
- * an input updated in place first thing (read once, and written as a
- * result); a buffer written twice; an input read by three kernels; an
- * intermediate of another size than the rest; a buffer nobody uses; a
- * kernel with nothing to read (a fill).
- */
-#define HAND_MADE 7
-
-static int chain_hand_made(struct chain *ch)
-{
-	int a, b, t, y, z;
-
-	memset(ch, 0, HAND_MADE * sizeof(*ch));
-	a = chain_buf(&ch[0], 1000, 0);
-	y = chain_buf(&ch[0], 1000, 1);
-	K(&ch[0], L(a), L(y));
-	K(&ch[0], L(y), L(y));
-
-	a = chain_buf(&ch[1], 4096, 1);
-	b = chain_buf(&ch[1], 64, 0);
-	K(&ch[1], L(a, b), L(a));
-	K(&ch[1], L(a), L(a));
-
-	a = chain_buf(&ch[2], 33, 0);
-	y = chain_buf(&ch[2], 33, 1);
-	K(&ch[2], L(a), L(y));
-	K(&ch[2], L(a), L(y));
-
-	a = chain_buf(&ch[3], 1u << 20, 0);
-	y = chain_buf(&ch[3], 1, 1);
-	z = chain_buf(&ch[3], 1, 1);
-	t = chain_buf(&ch[3], 1, 0);
-	K(&ch[3], L(a), L(t));
-	K(&ch[3], L(a, t), L(y));
-	K(&ch[3], L(a, t), L(z));
-
-	a = chain_buf(&ch[4], 7, 0);
-	t = chain_buf(&ch[4], 7 * 5, 0);
-	y = chain_buf(&ch[4], 5, 1);
-	K(&ch[4], L(a), L(t));
-	K(&ch[4], L(t), L(y));
-
-	a = chain_buf(&ch[5], 100, 0);
-	chain_buf(&ch[5], 1u << 30, 0);
-	y = chain_buf(&ch[5], 100, 1);
-	K(&ch[5], L(a), L(y));
-
-	y = chain_buf(&ch[6], 12345, 1);
-	t = chain_buf(&ch[6], 12345, 0);
-	K(&ch[6], NONE, L(t));
-	K(&ch[6], L(t), L(y));
-	return HAND_MADE;
-}
 
 /* Any chain the contract allows: sizes from 1 float to 2^28, some
  * shared, kernels with up to four distinct inputs and outputs. */
@@ -281,7 +143,7 @@ static void chain_twin(const struct chain *ch, struct chain *t)
 
 #define PASS_WORKED_COUNT (sizeof(pass_worked) / sizeof(pass_worked[0]))
 
-_Static_assert(PASS_RANDOM_COUNT <= PASS_MAX && HAND_MADE <= PASS_MAX &&
+_Static_assert(PASS_RANDOM_COUNT <= PASS_MAX && PASSES_HAND_MADE <= PASS_MAX &&
 	       PASS_WORKED_COUNT <= PASS_MAX, "PASS_MAX holds every group");
 
 /* The wrong chains shown: each takes four lines. */
@@ -298,7 +160,8 @@ int lab07_passes_setup(struct wb_ctx *c)
 
 	if (op <= PASS_SOFTMAX) {
 		for (size_t s = 0; s < pass_ops[op].count; s++)
-			chain_of(op, &pass_ops[op].shapes[s], &scratch[n++]);
+			chain_of(op, pass_ops[op].shapes[s].n[0],
+				 pass_ops[op].shapes[s].n[1], &scratch[n++]);
 	} else if (op == PASS_IN_PLACE) {
 		n = chain_hand_made(scratch);
 	} else if (op == PASS_WORKED) {

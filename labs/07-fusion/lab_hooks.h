@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "fusion.h"
+#include "passes_chains.h"
 
 /* One runner links one submission file: the other entry points are NULL. */
 #pragma weak gelu
@@ -80,11 +81,9 @@
 	{ "17x4096", { 17, 4096 } }, { "5x4099", { 5, 4099 } },             \
 	{ "2x16384", { 2, 16384 } }
 
-/* passes: the groups, by size index (n[0]). */
-enum {
-	PASS_GELU, PASS_BIAS_GELU, PASS_ADD_RMSNORM, PASS_SOFTMAX,
-	PASS_IN_PLACE, PASS_WORKED, PASS_RANDOM,
-};
+/* passes: the groups, by size index (n[0]): naive.cu's four chains
+ * (passes_chains.h), then these. */
+enum { PASS_IN_PLACE = PASS_OPS, PASS_WORKED, PASS_RANDOM };
 
 /* diagnose: the groups, by size index: the recordings, in an order drawn
  * from the seed; then reports drawn around them. */
