@@ -47,12 +47,41 @@
  *    3230 us, 256 x 128 x 16 (16 x 8 per thread) 3508 us, 128 x 128 x 16 (2
  *    blocks per SM, registers spilled) 3303 us; launching blocks in groups of
  *    rows for L2 reuse, or splitting a step's loads in two halves, cost 0.5 to
- *    1%. The macros keep every one of these a -D away (MM_BM, MM_BN, MM_BK,
- *    MM_TM, MM_TN, MM_WX, MM_MINB, MM_GROUP, MM_SPLIT).
+ *    1%. The macros keep the shapes and the split loads a -D away (MM_BM,
+ *    MM_BN, MM_BK, MM_TM, MM_TN, MM_WX, MM_MINB, MM_SPLIT).
  *  - One shape on every GPU, chosen on sm_90 (the only architecture
  *    measured). It fits any GPU of compute capability 7.5 or newer (251
- *    registers, 48.5 KiB of shared memory); a small product gets few of its
- *    128 x 256 tiles (1024^3 makes 32), and leaves SMs idle.
+ *    registers, 48.5 KiB of shared memory).
+ *  - The last wave. One block of this size fits an SM, so the GPU runs
+ *    `slots` tiles at a time (132 on an H200) and the product's tiles go in
+ *    waves; the last wave is part-full. 3072^3 makes 288 tiles: two full
+ *    waves and one of 24, which leaves 108 SMs idle for a third of the
+ *    time; 1024^3 makes 32 tiles, a quarter of the GPU. So the rows of
+ *    tiles that fill whole waves run as above, and the rest are each split
+ *    into `parts` parts along k (mm_plan picks how many, 2 to 8, when that
+ *    saves 5%: at 3072^3 5 parts, at 1024^3 4), so that the parts fill the
+ *    GPU. Part 0 of a tile stores its sums; each next part waits for its
+ *    turn (a flag in mm_turn, set by the part before, which has a lower
+ *    block index and so was started first), adds its sums to c and passes
+ *    the turn on; the sums are added in the same order every run. Measured
+ *    on the H200 (medians of 25, beside cublasSgemm): 3072^3 1666 us -> 1283
+ *    us (77% -> 100% of cuBLAS's 1284 us), 1024^3 193 -> 85 us (33% -> 76%);
+ *    4096^3, 2048^3 and 8192^3 run no parts, and take the same time as
+ *    before (4096^3: 512 tiles, 3.9 waves, the fourth 88% full: splitting
+ *    it in 9 to fill it cost 12%, the parts waiting for their turns). The
+ *    tiles split are whole rows of tiles, so the tile-a-block kernels keep
+ *    a 2-d grid and their main loop runs to k, a kernel argument: with the
+ *    tile and the k range computed per block, nvcc kept 4 more registers
+ *    across the loop, delayed the next step's loads, and the loop ran 8%
+ *    slower (measured). The parts kernels pay that, on a part of the work.
+ *  - What is left to cuBLAS at 4096^3 (Nsight Compute, one launch each):
+ *    its kernel (sm80_xmma_gemm_f32f32..._tilesize256x128x8_stage3, 256
+ *    threads, 254 registers) runs the same 512 blocks, and issues an
+ *    instruction in 88% of the cycles where this one does in 75%: per
+ *    instruction issued, its warps wait 0.10 cycles on the dispatcher to
+ *    this one's 0.22, 0.01 on fixed-latency dependencies to 0.10, and 0.19
+ *    on shared memory to 0.26. That is instruction scheduling and register
+ *    allocation (SASS), which CUDA C does not control.
  *  - Edges: loads outside a, b give 0, which adds nothing; stores are guarded.
  *    Any m, k, n work; full tiles pay only the tests.
  */
@@ -85,8 +114,14 @@
 #ifndef MM_SPLIT
 #define MM_SPLIT 0 /* 1: a's loads over half a step, b's over the other */
 #endif
-#ifndef MM_GROUP
-#define MM_GROUP 0 /* block rows per group of the launch order; 0: none */
+#ifndef MM_MAX_PARTS
+#define MM_MAX_PARTS 8 /* most parts a tile of the last wave is split in */
+#endif
+#ifndef MM_PART_COST
+#define MM_PART_COST 0.03 /* an extra part's turn to add, in tiles' time */
+#endif
+#ifndef MM_PARTS_GAIN
+#define MM_PARTS_GAIN 0.95 /* split only to save 5% or more */
 #endif
 
 #define MM_TX (MM_BN / MM_TN)       /* threads along n */
@@ -270,24 +305,87 @@ mm_compute(float (*acc)[MM_TN], const float *ac, const float *bc, int tx,
 	}
 }
 
-/* The block's tile of c: (row0, col0). With MM_GROUP, blocks are launched
- * in groups of MM_GROUP block rows, column by column inside a group. */
-static __device__ __forceinline__ void mm_tile(int m, int n, int *row0,
-					       int *col0)
+/*
+ * blockIdx.x, read afresh each time (a volatile asm is not merged): what
+ * is derived from it is then computed again after the main loop rather
+ * than held in registers across it.
+ */
+static __device__ __forceinline__ int mm_ctaid(void)
 {
-#if MM_GROUP > 0
-	int gm = (m + MM_BM - 1) / MM_BM, gn = (n + MM_BN - 1) / MM_BN;
-	int bid = blockIdx.x, per = MM_GROUP * gn, g = bid / per;
-	int first = g * MM_GROUP, rows = gm - first < MM_GROUP ?
-					 gm - first : MM_GROUP;
-	int in = bid % per;
+	int b;
 
-	*row0 = (first + in % rows) * MM_BM;
-	*col0 = in / rows * MM_BN;
-#else
-	*row0 = blockIdx.y * MM_BM;
-	*col0 = blockIdx.x * MM_BN;
-#endif
+	asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(b));
+	return b;
+}
+
+/*
+ * The block's share of the launch: tile t0 + blockIdx.x / split of c, at
+ * (row0, col0), part blockIdx.x % split of its k steps: k from *kb to
+ * *ke (multiples of MM_BK; the last may pass k).
+ */
+static __device__ __forceinline__ void mm_share(int k, int n, int t0,
+						int split, int *row0,
+						int *col0, int *kb, int *ke)
+{
+	int bid = mm_ctaid(), t = t0 + bid / split, part = bid % split;
+	int gn = (n + MM_BN - 1) / MM_BN, steps = (k + MM_BK - 1) / MM_BK;
+
+	*row0 = t / gn * MM_BM;
+	*col0 = t % gn * MM_BN;
+	*kb = steps * part / split * MM_BK;
+	*ke = steps * (part + 1) / split * MM_BK;
+}
+
+/*
+ * Split tiles' hand-over: mm_turn[i] is the part of the launch's tile i
+ * whose turn it is to add itself to c. Part 0 stores, each next part
+ * waits for its turn, adds, and passes it on; the last sets it back to 0
+ * for the next launch. A part waits only for parts with lower block
+ * indices, which the GPU started first.
+ */
+#define MM_MAX_SPLIT_TILES 4096
+static __device__ unsigned int mm_turn[MM_MAX_SPLIT_TILES];
+
+/* Wait until it is part's turn to add to the tile (part 0: at once). */
+static __device__ __forceinline__ void mm_wait_turn(int tile, int part)
+{
+	if (part > 0 && threadIdx.x == 0)
+		while (((volatile unsigned int *)mm_turn)[tile] != (unsigned)part)
+			__nanosleep(100);
+	__syncthreads();
+	__threadfence(); /* the earlier parts' sums, seen before they are read */
+}
+
+/* This part's sums are in c: the next part's turn (none after the last). */
+static __device__ __forceinline__ void mm_pass_turn(int tile, int part,
+						    int split)
+{
+	__threadfence();
+	__syncthreads();
+	if (threadIdx.x == 0)
+		((volatile unsigned int *)mm_turn)[tile] =
+			part + 1 < split ? part + 1 : 0;
+}
+
+/* v plus what c holds at q (the `have` floats inside c), read from L2. */
+static __device__ __forceinline__ float4 mm_add_c(const float *q, int have,
+						  float4 v, int vec)
+{
+	if (have <= 0)
+		return v;
+	if (vec) {
+		float4 o = __ldcg((const float4 *)q);
+
+		return make_float4(v.x + o.x, v.y + o.y, v.z + o.z, v.w + o.w);
+	}
+	v.x += __ldcg(q);
+	if (have > 1)
+		v.y += __ldcg(q + 1);
+	if (have > 2)
+		v.z += __ldcg(q + 2);
+	if (have > 3)
+		v.w += __ldcg(q + 3);
+	return v;
 }
 
 /*
@@ -297,19 +395,27 @@ static __device__ __forceinline__ void mm_tile(int m, int n, int *row0,
  */
 static __device__ __forceinline__ void
 matmul_body(const float *__restrict__ a, const float *__restrict__ b,
-	    float *__restrict__ c, int m, int k, int n, int vec)
+	    float *__restrict__ c, int m, int k, int n, int t0, int split,
+	    int vec, int parts)
 {
 	extern __shared__ float4 mm_smem[];
 	float *as = (float *)mm_smem, *bs = as + 2 * MM_BK * MM_AS;
 	int tid = threadIdx.x, lane = tid % 32, w = tid / 32;
 	int tx = w % (MM_TX / MM_WX) * MM_WX + lane % MM_WX;
 	int ty = w / (MM_TX / MM_WX) * MM_WY + lane / MM_WX;
-	int row0, col0;
+	int row0, col0, kb, ke, first;
 	struct mm_loads l;
 	float acc[MM_TM][MM_TN];
 	float4 va[MM_NA4], vb[MM_NB4];
 
-	mm_tile(m, n, &row0, &col0);
+	if (parts) {
+		mm_share(k, n, t0, split, &row0, &col0, &kb, &ke);
+	} else {
+		row0 = blockIdx.y * MM_BM;
+		col0 = blockIdx.x * MM_BN;
+		kb = 0;
+		ke = k; /* the same steps, but a bound nvcc reads as is */
+	}
 	mm_loads_init(&l, a, b, m, k, n, row0, col0, tid);
 #pragma unroll
 	for (int i = 0; i < MM_TM; i++)
@@ -317,13 +423,14 @@ matmul_body(const float *__restrict__ a, const float *__restrict__ b,
 		for (int j = 0; j < MM_TN; j++)
 			acc[i][j] = 0.0f;
 
-	mm_fetch_a(&l, 0, va, vec);
-	mm_fetch_b(&l, 0, k, n, vb, vec);
-	mm_stash_a(&l, as, va);
-	mm_stash_b(&l, bs, vb);
+	first = kb / MM_BK % 2; /* the buffer of step kb */
+	mm_fetch_a(&l, kb, va, vec);
+	mm_fetch_b(&l, kb, k, n, vb, vec);
+	mm_stash_a(&l, as + first * MM_BK * MM_AS, va);
+	mm_stash_b(&l, bs + first * MM_BK * MM_BN, vb);
 	__syncthreads();
 
-	for (int k0 = 0; k0 < k; k0 += MM_BK) {
+	for (int k0 = kb; k0 < ke; k0 += MM_BK) {
 		int cur = (k0 / MM_BK) % 2, next = k0 + MM_BK;
 		const float *ac = as + cur * MM_BK * MM_AS;
 		const float *bc = bs + cur * MM_BK * MM_BN;
@@ -358,6 +465,10 @@ matmul_body(const float *__restrict__ a, const float *__restrict__ b,
 		__syncthreads();
 	}
 
+	if (parts) {
+		mm_share(k, n, t0, split, &row0, &col0, &kb, &ke);
+		mm_wait_turn(blockIdx.x / split, blockIdx.x % split);
+	}
 #pragma unroll
 	for (int i = 0; i < MM_TM; i++) {
 		int r = row0 + (i / 4) * MM_TY * 4 + ty * 4 + i % 4;
@@ -367,63 +478,166 @@ matmul_body(const float *__restrict__ a, const float *__restrict__ b,
 #pragma unroll
 		for (int j = 0; j < MM_TN / 4; j++) {
 			int col = col0 + j * MM_TX * 4 + tx * 4;
+			float *q = c + (size_t)r * n + col;
 			float4 v = make_float4(acc[i][4 * j], acc[i][4 * j + 1],
 					       acc[i][4 * j + 2],
 					       acc[i][4 * j + 3]);
 
-			store4(c + (size_t)r * n + col, n - col, v, vec);
+			if (parts && blockIdx.x % split)
+				v = mm_add_c(q, n - col, v, vec);
+			store4(q, n - col, v, vec);
 		}
 	}
+	if (parts)
+		mm_pass_turn(blockIdx.x / split, blockIdx.x % split, split);
 }
 
-/* k % 4 == 0 and n % 4 == 0: float4 loads and stores throughout. */
+/*
+ * The kernels: float4 loads and stores throughout (k % 4 == 0 and n % 4
+ * == 0) or element by element (any other shape); a tile a block (a 2-d
+ * grid) or tiles split into parts along k (t0, split: mm_share). Four
+ * kernels, so that each compiles only its own case: in the tile-a-block
+ * kernels the main loop runs to k itself, a kernel argument, which costs
+ * no register (a bound computed per block cost 4 more, and 8% of the
+ * speed: nvcc then delayed the next step's loads).
+ */
 static __global__ void __launch_bounds__(MM_THREADS, MM_MINB)
 matmul_vec(const float *__restrict__ a, const float *__restrict__ b,
 	   float *__restrict__ c, int m, int k, int n)
 {
-	matmul_body(a, b, c, m, k, n, 1);
+	matmul_body(a, b, c, m, k, n, 0, 1, 1, 0);
 }
 
-/* Any other shape: the same tiles, filled and emptied element by element. */
 static __global__ void __launch_bounds__(MM_THREADS, MM_MINB)
 matmul_scalar(const float *__restrict__ a, const float *__restrict__ b,
 	      float *__restrict__ c, int m, int k, int n)
 {
-	matmul_body(a, b, c, m, k, n, 0);
+	matmul_body(a, b, c, m, k, n, 0, 1, 0, 0);
 }
 
-/* Shared memory over 48 KiB must be asked for, once per kernel. */
-static void mm_setup(void)
+static __global__ void __launch_bounds__(MM_THREADS, MM_MINB)
+matmul_vec_parts(const float *__restrict__ a, const float *__restrict__ b,
+		 float *__restrict__ c, int m, int k, int n, int t0,
+		 int split)
 {
-	static int done;
+	matmul_body(a, b, c, m, k, n, t0, split, 1, 1);
+}
 
-	if (done || MM_SMEM <= 48 * 1024)
-		return;
-	CUDA_CHECK(cudaFuncSetAttribute(matmul_vec,
-					cudaFuncAttributeMaxDynamicSharedMemorySize,
-					MM_SMEM));
-	CUDA_CHECK(cudaFuncSetAttribute(matmul_scalar,
-					cudaFuncAttributeMaxDynamicSharedMemorySize,
-					MM_SMEM));
-	done = 1;
+static __global__ void __launch_bounds__(MM_THREADS, MM_MINB)
+matmul_scalar_parts(const float *__restrict__ a, const float *__restrict__ b,
+		    float *__restrict__ c, int m, int k, int n, int t0,
+		    int split)
+{
+	matmul_body(a, b, c, m, k, n, t0, split, 0, 1);
+}
+
+/*
+ * Shared memory over 48 KiB must be asked for, once per kernel; and the
+ * number of blocks the GPU runs at once (SMs x blocks an SM holds), once
+ * per device.
+ */
+#define MM_SMEM_ATTR cudaFuncAttributeMaxDynamicSharedMemorySize
+
+static int mm_setup(void)
+{
+	static int resident[64];
+	int dev, sms, per_sm;
+
+	CUDA_CHECK(cudaGetDevice(&dev));
+	if (dev < 64 && resident[dev])
+		return resident[dev];
+	if (MM_SMEM > 48 * 1024) {
+		CUDA_CHECK(cudaFuncSetAttribute(matmul_vec, MM_SMEM_ATTR,
+						MM_SMEM));
+		CUDA_CHECK(cudaFuncSetAttribute(matmul_scalar, MM_SMEM_ATTR,
+						MM_SMEM));
+		CUDA_CHECK(cudaFuncSetAttribute(matmul_vec_parts,
+						MM_SMEM_ATTR, MM_SMEM));
+		CUDA_CHECK(cudaFuncSetAttribute(matmul_scalar_parts,
+						MM_SMEM_ATTR, MM_SMEM));
+	}
+	CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+					  dev));
+	CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+		&per_sm, matmul_vec, MM_THREADS, MM_SMEM));
+	per_sm = per_sm > 0 ? per_sm : 1;
+	if (dev < 64)
+		resident[dev] = sms * per_sm;
+	return sms * per_sm;
+}
+
+/*
+ * The first `rows` rows of tiles, a tile a block, on a 2-d grid; tiles
+ * [t0, t0 + tiles), each in `split` parts along k, on a 1-d grid.
+ */
+static void mm_launch_rows(const float *a, const float *b, float *c, int m,
+			   int k, int n, int rows)
+{
+	dim3 grid((unsigned int)((n + MM_BN - 1) / MM_BN), (unsigned int)rows);
+
+	if (k % 4 == 0 && n % 4 == 0)
+		matmul_vec<<<grid, MM_THREADS, MM_SMEM>>>(a, b, c, m, k, n);
+	else
+		matmul_scalar<<<grid, MM_THREADS, MM_SMEM>>>(a, b, c, m, k, n);
+	CUDA_CHECK_LAUNCH();
+}
+
+static void mm_launch_parts(const float *a, const float *b, float *c, int m,
+			    int k, int n, int t0, int tiles, int split)
+{
+	unsigned int grid = (unsigned int)tiles * (unsigned int)split;
+
+	if (k % 4 == 0 && n % 4 == 0)
+		matmul_vec_parts<<<grid, MM_THREADS, MM_SMEM>>>(a, b, c, m, k,
+								n, t0, split);
+	else
+		matmul_scalar_parts<<<grid, MM_THREADS, MM_SMEM>>>(
+			a, b, c, m, k, n, t0, split);
+	CUDA_CHECK_LAUNCH();
+}
+
+/*
+ * Filling the GPU's last wave. With `slots` blocks running at once, the
+ * tiles go in ceil(tiles / slots) waves, the last part-full. Instead: the
+ * rows of tiles that fit in whole waves, one tile a block; the rest, each
+ * split into `parts` parts along k (a part's sums added to the others'
+ * in turn), so that there are enough to keep every SM busy. In waves of
+ * a tile's time, with each extra part charged MM_PART_COST (its turn to
+ * add), the best split; taken only when it saves MM_PARTS_GAIN.
+ * Returns the rows of whole tiles; *parts: the split of the rest.
+ */
+static int mm_plan(int gm, int gn, int steps, int slots, int *parts)
+{
+	int tiles = gm * gn, rows = tiles / slots * slots / gn;
+	int rest = tiles - rows * gn;
+	double whole = (double)((rows * gn + slots - 1) / slots);
+	double best = (double)((tiles + slots - 1) / slots) * MM_PARTS_GAIN;
+
+	*parts = 1;
+	if (rest > MM_MAX_SPLIT_TILES)
+		return gm;
+	for (int s = 2; s <= MM_MAX_PARTS && s <= steps; s++) {
+		double t = whole + (double)((rest * s + slots - 1) / slots) / s +
+			   MM_PART_COST * (s - 1);
+
+		if (t < best) {
+			best = t;
+			*parts = s;
+		}
+	}
+	return *parts > 1 ? rows : gm;
 }
 
 void matmul(const float *a, const float *b, float *c, size_t m, size_t k,
 	    size_t n)
 {
-	size_t gm = wb_ceil_div(m, MM_BM), gn = wb_ceil_div(n, MM_BN);
-#if MM_GROUP > 0
-	dim3 grid((unsigned int)(gm * gn));
-#else
-	dim3 grid((unsigned int)gn, (unsigned int)gm);
-#endif
+	int gm = (int)wb_ceil_div(m, MM_BM), gn = (int)wb_ceil_div(n, MM_BN);
+	int steps = (int)wb_ceil_div(k, MM_BK), parts;
+	int rows = mm_plan(gm, gn, steps, mm_setup(), &parts);
 
-	mm_setup();
-	if (k % 4 == 0 && n % 4 == 0)
-		matmul_vec<<<grid, MM_THREADS, MM_SMEM>>>(a, b, c, (int)m,
-							  (int)k, (int)n);
-	else
-		matmul_scalar<<<grid, MM_THREADS, MM_SMEM>>>(a, b, c, (int)m,
-							     (int)k, (int)n);
-	CUDA_CHECK_LAUNCH();
+	if (rows > 0)
+		mm_launch_rows(a, b, c, (int)m, (int)k, (int)n, rows);
+	if (rows < gm)
+		mm_launch_parts(a, b, c, (int)m, (int)k, (int)n, rows * gn,
+				(gm - rows) * gn, parts);
 }
