@@ -341,7 +341,10 @@ static __device__ __forceinline__ void mm_share(int k, int n, int t0,
  * whose turn it is to add itself to c. Part 0 stores, each next part
  * waits for its turn, adds, and passes it on; the last sets it back to 0
  * for the next launch. A part waits only for parts with lower block
- * indices, which the GPU started first.
+ * indices, which the GPU started first. The flags are the module's, so
+ * two products must not run at once: matmul launches on the legacy
+ * default stream, which never overlaps the work of another (blocking)
+ * stream.
  */
 #define MM_MAX_SPLIT_TILES 4096
 static __device__ unsigned int mm_turn[MM_MAX_SPLIT_TILES];
