@@ -373,11 +373,13 @@ static __device__ unsigned int mm_turn[MM_MAX_SPLIT_TILES];
 /* Wait until it is part's turn to add to the tile (part 0: at once). */
 static __device__ __forceinline__ void mm_wait_turn(int tile, int part)
 {
+	volatile unsigned int *turn = mm_turn;
+
 	if (part > 0 && threadIdx.x == 0)
-		while (((volatile unsigned int *)mm_turn)[tile] != (unsigned)part)
+		while (turn[tile] != (unsigned int)part)
 			__nanosleep(100);
 	__syncthreads();
-	__threadfence(); /* the earlier parts' sums, seen before they are read */
+	__threadfence(); /* the earlier parts' sums, seen before read */
 }
 
 /* This part's sums are in c: the next part's turn (none after the last). */
@@ -641,8 +643,8 @@ static int mm_plan(int gm, int gn, int steps, int slots, int *parts)
 	if (rest > MM_MAX_SPLIT_TILES)
 		return gm;
 	for (int s = 2; s <= MM_MAX_PARTS && s <= steps; s++) {
-		double t = whole + (double)((rest * s + slots - 1) / slots) / s +
-			   MM_PART_COST * (s - 1);
+		double waves = (double)((rest * s + slots - 1) / slots) / s;
+		double t = whole + waves + MM_PART_COST * (s - 1);
 
 		if (t < best) {
 			best = t;
